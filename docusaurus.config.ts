@@ -1,0 +1,112 @@
+import type {Config} from '@docusaurus/types';
+import type * as Preset from '@docusaurus/preset-classic';
+import {themes as prismThemes} from 'prism-react-renderer';
+import {links} from './src/data/links';
+import {noindexMarker} from './src/data/redirects';
+import {emittedRedirects} from './src/node/redirects';
+import redirectsPlugin, {type RedirectsPluginOptions} from './src/plugins/redirects';
+
+const siteTitle = 'NestJS - A progressive Node.js framework';
+
+const config = {
+  title: siteTitle,
+  tagline: 'A progressive Node.js framework for building efficient, scalable server-side applications.',
+  favicon: 'img/favicon.svg',
+  url: 'https://docs.nestjs.com',
+  baseUrl: '/',
+  trailingSlash: false,
+
+  future: {
+    v4: true,
+  },
+
+  onBrokenLinks: 'throw',
+  onBrokenAnchors: 'throw',
+  onDuplicateRoutes: 'throw',
+  markdown: {
+    hooks: {
+      onBrokenMarkdownLinks: 'throw',
+      onBrokenMarkdownImages: 'throw',
+    },
+  },
+
+  i18n: {
+    defaultLocale: 'en',
+    locales: ['en'],
+  },
+
+  customFields: {
+    /** Where `/consulting` sends the reader. */
+    enterpriseUrl: links.enterprise,
+  },
+
+  presets: [
+    [
+      'classic',
+      {
+        docs: {
+          routeBasePath: '/',
+          sidebarPath: './sidebars.ts',
+          editUrl: links.editBase,
+          showLastUpdateTime: false,
+          admonitions: {
+            keywords: ['hint'],
+            extendDefaults: true,
+          },
+        },
+        blog: false,
+        theme: {
+          customCss: './src/css/custom.css',
+        },
+        sitemap: {
+          ignorePatterns: ['/consulting', '/search'],
+        },
+      } satisfies Preset.Options,
+    ],
+  ],
+
+  plugins: [
+    [redirectsPlugin, {redirects: emittedRedirects(), noindexMarker} satisfies RedirectsPluginOptions],
+  ],
+
+  themeConfig: {
+    colorMode: {
+      defaultMode: 'light',
+      respectPrefersColorScheme: true,
+    },
+    docs: {
+      sidebar: {
+        hideable: false,
+        autoCollapseCategories: false,
+      },
+    },
+    navbar: {
+      title: '',
+      logo: {
+        alt: 'NestJS',
+        src: 'img/logo.svg',
+        href: '/',
+      },
+      items: [
+        {href: links.website, label: 'Our website', position: 'right'},
+        {href: links.courses, label: 'Courses', position: 'right'},
+        {href: links.enterprise, label: 'Enterprise support', position: 'right'},
+      ],
+    },
+    footer: {
+      style: 'light',
+      copyright: `Copyright © 2017-${new Date().getFullYear()} MIT by Kamil Myśliwiec. Designed by Kamil Myśliwiec.`,
+    },
+    tableOfContents: {
+      minHeadingLevel: 2,
+      maxHeadingLevel: 3,
+    },
+    prism: {
+      theme: prismThemes.github,
+      darkTheme: prismThemes.dracula,
+      additionalLanguages: ['bash', 'json', 'graphql', 'protobuf', 'docker', 'yaml'],
+    },
+  } satisfies Preset.ThemeConfig,
+} satisfies Config;
+
+export default config;

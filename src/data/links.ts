@@ -1,0 +1,46 @@
+/**
+ * Every external URL the site links to, in one place. Components, the
+ * Docusaurus config and the sidebar read from here; nothing else hard-codes a
+ * third-party address.
+ */
+export interface ExternalLinks {
+  /** The framework's website. */
+  readonly website: string;
+  /** The official video courses. */
+  readonly courses: string;
+  /** The official merchandise shop (T-shirts, hoodies, accessories). */
+  readonly shop: string;
+  /** The external enterprise support site that `/consulting` leaves for. */
+  readonly enterprise: string;
+  /** The documentation of the previous major version. */
+  readonly v7Docs: string;
+  /** Example applications in the framework's repository. */
+  readonly examples: string;
+  /** Base URL of "Suggest edits" links; a page's path under `docs/` is appended. */
+  readonly editBase: string;
+  readonly github: string;
+  readonly discord: string;
+  readonly twitter: string;
+  readonly stackOverflow: string;
+  readonly openCollective: string;
+  readonly paypal: string;
+  /** The discussion thread where companies ask to be listed on the who-uses page. */
+  readonly companiesThread: string;
+}
+
+export const links = {
+  website: 'https://nestjs.com',
+  courses: 'https://courses.nestjs.com',
+  shop: 'https://shop.nestjs.com',
+  enterprise: 'https://enterprise.nestjs.com',
+  v7Docs: 'https://docs.nestjs.com/v7/',
+  examples: 'https://github.com/nestjs/nest/tree/master/sample',
+  editBase: 'https://github.com/nestjs/docs.nestjs.com/edit/master/',
+  github: 'https://github.com/nestjs/nest',
+  discord: 'https://discord.gg/G7Qnnhy',
+  twitter: 'https://twitter.com/nestframework',
+  stackOverflow: 'https://stackoverflow.com/questions/tagged/nestjs',
+  openCollective: 'https://opencollective.com/nest',
+  paypal: 'https://paypal.me/kamilmysliwiec',
+  companiesThread: 'https://github.com/nestjs/nest/issues/1006',
+} as const satisfies ExternalLinks;

@@ -1,0 +1,13 @@
+import {redirects, stopgapRedirects, type Redirect} from '../data/redirects';
+import {docExists} from './docs';
+
+/**
+ * The redirects to emit now: a legacy route is redirected once its target
+ * page exists; a stopgap redirect only while its own page does not.
+ */
+export function emittedRedirects(exists: (route: string) => boolean = docExists): Redirect[] {
+  return [
+    ...redirects.filter((redirect) => exists(redirect.to)),
+    ...stopgapRedirects.filter((redirect) => !exists(redirect.from)),
+  ];
+}
