@@ -4,6 +4,7 @@
  */
 import React, {useEffect, type ReactNode} from 'react';
 import Head from '@docusaurus/Head';
+import Link from '@docusaurus/Link';
 import Layout from '@theme/Layout';
 import Heading from '@theme/Heading';
 import Translate from '@docusaurus/Translate';
@@ -24,7 +25,10 @@ export default function Consulting(): ReactNode {
     window.location.replace(url);
   }, [url]);
   return (
-    <Layout title="Enterprise consulting" description="Official enterprise consulting and support for NestJS.">
+    <Layout
+      title="Enterprise consulting"
+      description="Official enterprise consulting and support for NestJS."
+    >
       <Head>
         <meta httpEquiv="refresh" content={`0; url=${url}`} />
       </Head>
@@ -33,7 +37,7 @@ export default function Consulting(): ReactNode {
           <Translate id="site.consulting.title">Official enterprise support</Translate>
         </Heading>
         <p>
-          <Translate id="site.consulting.leaving" values={{link: <a href={url}>{url}</a>}}>
+          <Translate id="site.consulting.leaving" values={{link: <Link href={url}>{url}</Link>}}>
             {'Taking you to {link}.'}
           </Translate>
         </p>

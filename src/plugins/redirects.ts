@@ -66,7 +66,7 @@ export default function redirectsPlugin(
   return {
     name: 'nest-redirects',
     async postBuild(props) {
-      await inner?.postBuild?.(props);
+      await inner?.postBuild?.({...props, content: undefined});
       await markNoindex(props.outDir, options.noindexMarker);
     },
   };

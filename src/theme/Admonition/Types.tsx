@@ -22,7 +22,8 @@ function HintAdmonition(props: Props): ReactNode {
         </Translate>
       }
       {...props}
-      className={clsx('alert alert--success', props.className)}>
+      className={clsx('alert alert--success', props.className)}
+    >
       {props.children}
     </AdmonitionLayout>
   );

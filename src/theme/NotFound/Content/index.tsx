@@ -31,7 +31,8 @@ export default function NotFoundContent({className}: Props): ReactNode {
                 <Translate id="site.notFound.home">documentation home</Translate>
               </Link>
             ),
-          }}>
+          }}
+        >
           {'This page does not exist. Taking you to the {home}.'}
         </Translate>
       </p>

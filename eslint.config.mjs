@@ -1,0 +1,43 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import docusaurus from '@docusaurus/eslint-plugin';
+import globals from 'globals';
+
+export default tseslint.config(
+  {
+    ignores: [
+      'build/',
+      '.docusaurus/',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      'tests/unit/fixtures/',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: {...globals.browser, ...globals.node},
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: {
+      'react-hooks': reactHooks,
+      '@docusaurus': docusaurus,
+    },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@docusaurus/no-html-links': 'error',
+      '@docusaurus/no-untranslated-text': [
+        'error',
+        {ignoredStrings: ['·', '—', '×', '©', '/', '(', ')', ':']},
+      ],
+      '@docusaurus/prefer-docusaurus-heading': 'error',
+      '@docusaurus/string-literal-i18n-messages': 'error',
+    },
+  },
+);

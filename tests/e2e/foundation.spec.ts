@@ -1,0 +1,165 @@
+import {expect, test} from '@playwright/test';
+import sidebars from '../../sidebars';
+import {links} from '../../src/data/links';
+import {noindexMarker, redirects, stopgapRedirects} from '../../src/data/redirects';
+import {docExists} from '../../src/node/docs';
+import {emittedRedirects} from '../../src/node/redirects';
+import {collectPageErrors, siteTitle, sitemapPaths} from './helpers';
+
+test('every sitemap URL loads with an h1, a proper title and no page error', async ({page}) => {
+  test.setTimeout(10 * 60_000);
+  const paths = await sitemapPaths(page);
+  expect(paths).toContain('/');
+  const errors = collectPageErrors(page);
+  for (const path of paths) {
+    await page.goto(path);
+    await expect(page.locator('h1').first(), path).toBeVisible();
+    await expect(page, path).toHaveTitle(new RegExp(` \\| ${siteTitle.replace(/[.]/g, '\\.')}$`));
+    await expect(page.locator('meta[name="robots"][content*="noindex"]'), path).toHaveCount(0);
+  }
+  expect(errors()).toEqual([]);
+});
+
+test('the home page is the introduction', async ({page}) => {
+  await page.goto('/');
+  await expect(page.locator('h1')).toHaveText('Introduction');
+  await expect(page).toHaveTitle(`Documentation | ${siteTitle}`);
+});
+
+test('the migration guide has its own title', async ({page}) => {
+  await page.goto('/migration-guide');
+  await expect(page).toHaveTitle(`Migration guide - FAQ | ${siteTitle}`);
+});
+
+for (const redirect of redirects) {
+  test(`${redirect.from} redirects to ${redirect.to}`, async ({page}) => {
+    await page.goto(redirect.from);
+    // A redirect waits for its target page; until then the old URL is unknown and lands on `/`.
+    const expected = docExists(redirect.to) ? redirect.to : '/';
+    await expect(page).toHaveURL((url) => url.pathname === expected);
+    await expect(page.locator('h1').first()).toBeVisible();
+  });
+}
+
+for (const redirect of stopgapRedirects) {
+  test(`${redirect.from} goes to ${redirect.to} until its page exists`, async ({page}) => {
+    await page.route(`${links.enterprise}/**`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<title>Enterprise</title><h1>Enterprise</h1>',
+      }),
+    );
+    await page.goto(redirect.from);
+    if (docExists(redirect.from)) {
+      await expect(page).toHaveURL((url) => url.pathname === redirect.from);
+    } else {
+      await expect(page).toHaveURL((url) => url.href.startsWith(links.enterprise));
+    }
+  });
+}
+
+test('/consulting leaves for the external enterprise site', async ({page}) => {
+  await page.route(`${links.enterprise}/**`, (route) =>
+    route.fulfill({contentType: 'text/html', body: '<title>Enterprise</title><h1>Enterprise</h1>'}),
+  );
+  await page.goto('/consulting');
+  await expect(page).toHaveURL((url) => url.href.startsWith(links.enterprise));
+});
+
+test('/consulting keeps a meta refresh and a visible link for readers without JavaScript', async ({
+  page,
+}) => {
+  // Read the served HTML: in a browser the refresh would leave at once.
+  const html = await (await page.request.get('/consulting')).text();
+  const url = links.enterprise.replace(/[.]/g, '\\.');
+  expect(html).toMatch(new RegExp(`http-equiv="?refresh"? content="0; url=${url}"`));
+  expect(html).toMatch(new RegExp(`<main[^>]*>.*<a href="?${url}"?[ >]`, 's'));
+});
+
+test('an unknown path sends the reader to the home page', async ({page}) => {
+  const errors = collectPageErrors(page);
+  await page.goto('/this/page/does-not-exist');
+  await expect(page).toHaveURL((url) => url.pathname === '/');
+  await expect(page.locator('h1')).toHaveText('Introduction');
+  expect(errors()).toEqual([]);
+});
+
+test('the 404 page shows a link home without JavaScript', async ({browser}) => {
+  const context = await browser.newContext({javaScriptEnabled: false});
+  const page = await context.newPage();
+  const response = await page.goto('/no-such-page');
+  expect(response?.status()).toBe(404);
+  await expect(page.locator('main a[href="/"]')).toBeVisible();
+  await context.close();
+});
+
+test('URLs containing the noindex marker carry robots noindex', async ({page}) => {
+  const marked = emittedRedirects().filter((redirect) => redirect.from.includes(noindexMarker));
+  expect(marked.length).toBeGreaterThan(0);
+  for (const redirect of marked) {
+    const html = await (await page.request.get(redirect.from)).text();
+    expect(html, redirect.from).toContain('<meta name="robots" content="noindex">');
+  }
+});
+
+type Item = {
+  type: string;
+  label?: string;
+  id?: string;
+  items?: Item[];
+  value?: string;
+  href?: string;
+};
+
+function flatten(items: readonly Item[]): Item[] {
+  return items.flatMap((item) => [item, ...(item.items ? flatten(item.items) : [])]);
+}
+
+test('the menu mirrors the tree; pending entries are greyed and are not links', async ({page}) => {
+  await page.setViewportSize({width: 1280, height: 900});
+  await page.goto('/');
+  const menu = page.locator('nav[aria-label="Docs sidebar"]');
+  // Open every collapsed group.
+  for (;;) {
+    const closed = menu.locator('.menu__list-item--collapsed > div > .menu__link--sublist');
+    if ((await closed.count()) === 0) break;
+    await closed.first().click();
+  }
+  const entries = flatten(sidebars.docs as Item[]);
+  const expectedLabels = entries.map((item) =>
+    item.type === 'html'
+      ? (item.value ?? '')
+          .replace(/<[^>]+>/g, '')
+          .replace(/soon$/, '')
+          .replace(/&amp;/g, '&')
+      : item.label,
+  );
+  const shownLabels = await menu.locator('.menu__link').evaluateAll((nodes) =>
+    nodes.map((node) =>
+      (node.querySelector('.menu-pending__hint')
+        ? Array.from(node.childNodes)
+            .filter((child) => child.nodeType === Node.TEXT_NODE)
+            .map((child) => child.textContent)
+            .join('')
+        : (node.textContent ?? '')
+      ).trim(),
+    ),
+  );
+  expect(shownLabels).toEqual(expectedLabels);
+
+  const pending = menu.locator('.menu-pending .menu-pending__label');
+  const pendingCount = entries.filter((item) => item.type === 'html').length;
+  await expect(pending).toHaveCount(pendingCount);
+  for (let index = 0; index < pendingCount; index += 1) {
+    const item = pending.nth(index);
+    await expect(item).toHaveAttribute('aria-disabled', 'true');
+    await expect(item).not.toHaveAttribute('href');
+    await expect(item.locator('a')).toHaveCount(0);
+    await expect(item).toContainText('soon');
+  }
+  const docLinks = entries.filter((item) => item.type === 'doc');
+  for (const item of docLinks) {
+    const href = item.id === 'introduction' ? '/' : `/${item.id}`;
+    await expect(menu.locator(`a.menu__link[href="${href}"]`)).toHaveCount(1);
+  }
+});
