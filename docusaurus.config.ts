@@ -1,16 +1,18 @@
-import type {Config} from '@docusaurus/types';
+import type {Config, LoadContext} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import {themes as prismThemes} from 'prism-react-renderer';
 import {links} from './src/data/links';
 import {noindexMarker} from './src/data/redirects';
 import {emittedRedirects} from './src/node/redirects';
-import redirectsPlugin, {type RedirectsPluginOptions} from './src/plugins/redirects';
+import redirectsPlugin from './src/plugins/redirects';
+import codePair from './src/remark/codePair';
 
 const siteTitle = 'NestJS - A progressive Node.js framework';
 
 const config = {
   title: siteTitle,
-  tagline: 'A progressive Node.js framework for building efficient, scalable server-side applications.',
+  tagline:
+    'A progressive Node.js framework for building efficient, scalable server-side applications.',
   favicon: 'img/favicon.svg',
   url: 'https://docs.nestjs.com',
   baseUrl: '/',
@@ -35,6 +37,23 @@ const config = {
     locales: ['en'],
   },
 
+  headTags: [
+    {
+      // Code pairs: pick TypeScript or JavaScript before first paint, from `?lang=` or the
+      // remembered choice, so the CSS shows the right half at once (see src/components/CodePair).
+      tagName: 'script',
+      attributes: {},
+      innerHTML: [
+        '(function(){var k="nest-docs.code-lang",l="ts";',
+        'function p(v){return /^(js|javascript)$/i.test(v||"")?"js":/^(ts|typescript)$/i.test(v||"")?"ts":null}',
+        'try{var q=p(new URLSearchParams(location.search).get("lang"));',
+        'if(q){l=q;try{localStorage.setItem(k,q)}catch(e){}}',
+        'else{l=p(localStorage.getItem(k))||l}}catch(e){}',
+        'document.documentElement.setAttribute("data-code-lang",l)})();',
+      ].join(''),
+    },
+  ],
+
   customFields: {
     /** Where `/consulting` sends the reader. */
     enterpriseUrl: links.enterprise,
@@ -53,6 +72,8 @@ const config = {
             keywords: ['hint'],
             extendDefaults: true,
           },
+          // Marked fences (@@filename / @@switch) become <CodePair> elements.
+          remarkPlugins: [codePair],
         },
         blog: false,
         theme: {
@@ -66,7 +87,8 @@ const config = {
   ],
 
   plugins: [
-    [redirectsPlugin, {redirects: emittedRedirects(), noindexMarker} satisfies RedirectsPluginOptions],
+    (context: LoadContext) =>
+      redirectsPlugin(context, {redirects: emittedRedirects(), noindexMarker}),
   ],
 
   themeConfig: {
