@@ -57,6 +57,8 @@ const config = {
   customFields: {
     /** Where `/consulting` sends the reader. */
     enterpriseUrl: links.enterprise,
+    /** The year of the build: the footer's first paint, before the browser's own year. */
+    buildYear: new Date().getFullYear(),
   },
 
   presets: [
@@ -110,14 +112,18 @@ const config = {
         href: '/',
       },
       items: [
+        {type: 'custom-sidebarToggle', position: 'left'},
+        {type: 'custom-socialLinks', position: 'right'},
         {href: links.website, label: 'Our website', position: 'right'},
         {href: links.courses, label: 'Courses', position: 'right'},
+        {to: '/support', label: 'Sponsor us', position: 'right'},
         {href: links.enterprise, label: 'Enterprise support', position: 'right'},
       ],
     },
     footer: {
       style: 'light',
-      copyright: `Copyright © 2017-${new Date().getFullYear()} MIT by Kamil Myśliwiec. Designed by Kamil Myśliwiec.`,
+      // Rendered by src/theme/Footer/Copyright (year range computed in the browser).
+      copyright: 'MIT',
     },
     tableOfContents: {
       minHeadingLevel: 2,

@@ -23,7 +23,7 @@ function escapeHtml(text: string): string {
 /** A doc entry, or a pending placeholder while the page is not written. */
 function page(id: string, label: string): SidebarItem {
   if (docFile(id)) {
-    return {type: 'doc', id, label};
+    return {type: 'doc', id, label, key: id};
   }
   return {
     type: 'html',
