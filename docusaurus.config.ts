@@ -3,9 +3,11 @@ import type * as Preset from '@docusaurus/preset-classic';
 import {themes as prismThemes} from 'prism-react-renderer';
 import {links} from './src/data/links';
 import {noindexMarker} from './src/data/redirects';
+import {withContrast} from './src/node/prismContrast';
 import {emittedRedirects} from './src/node/redirects';
 import redirectsPlugin from './src/plugins/redirects';
 import codePair from './src/remark/codePair';
+import focusableTables from './src/remark/focusableTables';
 
 const siteTitle = 'NestJS - A progressive Node.js framework';
 
@@ -59,6 +61,11 @@ const config = {
     enterpriseUrl: links.enterprise,
     /** The year of the build: the footer's first paint, before the browser's own year. */
     buildYear: new Date().getFullYear(),
+    /** Newsletter sign-up endpoint: `{host}/Stage/newsletter?token={token}` (env overrides). */
+    newsletterHost: (process.env.NEWSLETTER_HOST || links.newsletterHost).replace(/\/+$/, ''),
+    newsletterToken: process.env.NEWSLETTER_TOKEN ?? '',
+    /** The ad script at the top of content pages; `ADS=off` at build time leaves it out. */
+    adsEnabled: process.env.ADS !== 'off',
   },
 
   presets: [
@@ -75,7 +82,7 @@ const config = {
             extendDefaults: true,
           },
           // Marked fences (@@filename / @@switch) become <CodePair> elements.
-          remarkPlugins: [codePair],
+          remarkPlugins: [codePair, focusableTables],
         },
         blog: false,
         theme: {
@@ -130,8 +137,8 @@ const config = {
       maxHeadingLevel: 3,
     },
     prism: {
-      theme: prismThemes.github,
-      darkTheme: prismThemes.dracula,
+      theme: withContrast(prismThemes.github),
+      darkTheme: withContrast(prismThemes.dracula),
       additionalLanguages: ['bash', 'json', 'graphql', 'protobuf', 'docker', 'yaml'],
     },
   } satisfies Preset.ThemeConfig,

@@ -26,6 +26,12 @@ export interface ExternalLinks {
   readonly paypal: string;
   /** The discussion thread where companies ask to be listed on the who-uses page. */
   readonly companiesThread: string;
+  /** The address readers write to about support, consulting and sponsorship. */
+  readonly supportEmail: string;
+  /** Default host of the newsletter sign-up endpoint (env `NEWSLETTER_HOST` overrides it). */
+  readonly newsletterHost: string;
+  /** The third-party ad script loaded at the top of every content page. */
+  readonly adsScript: string;
 }
 
 export const links = {
@@ -43,4 +49,7 @@ export const links = {
   openCollective: 'https://opencollective.com/nest',
   paypal: 'https://paypal.me/kamilmysliwiec',
   companiesThread: 'https://github.com/nestjs/nest/issues/1006',
+  supportEmail: 'support@nestjs.com',
+  newsletterHost: 'https://newsletter.nestjs.com',
+  adsScript: 'https://cdn.carbonads.com/carbon.js?serve=CKYI5KQE&placement=docsnestjscom',
 } as const satisfies ExternalLinks;
