@@ -1,12 +1,19 @@
 /**
  * The MDX components available on every page without an import: the stock
  * ones plus `CodePair`, which the remark plugin `src/remark/codePair.ts`
- * emits for marked code fences.
+ * emits for marked code fences, and the promotional banners pages place
+ * by hand (`<EnterpriseBanner />`, `<ShopBanner />`, `<CoursesBanner />`).
  */
 import MDXComponents from '@theme-original/MDXComponents';
 import CodePair from '@site/src/components/CodePair';
+import CoursesBanner from '@site/src/components/CoursesBanner';
+import EnterpriseBanner from '@site/src/components/EnterpriseBanner';
+import ShopBanner from '@site/src/components/ShopBanner';
 
 export default {
   ...MDXComponents,
   CodePair,
+  CoursesBanner,
+  EnterpriseBanner,
+  ShopBanner,
 };

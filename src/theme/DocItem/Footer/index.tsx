@@ -1,8 +1,12 @@
-/** Below every content page: the stock footer (suggest edits), then the sponsors block. */
+/**
+ * Below every content page: the stock footer (suggest edits), then the
+ * sponsors block and the newsletter box.
+ */
 import React, {type ReactNode} from 'react';
 import Footer from '@theme-original/DocItem/Footer';
 import type FooterType from '@theme/DocItem/Footer';
 import type {WrapperProps} from '@docusaurus/types';
+import Newsletter from '@site/src/components/Newsletter';
 import Sponsors from '@site/src/components/Sponsors';
 
 type Props = WrapperProps<typeof FooterType>;
@@ -12,6 +16,7 @@ export default function FooterWrapper(props: Props): ReactNode {
     <>
       <Footer {...props} />
       <Sponsors />
+      <Newsletter />
     </>
   );
 }
