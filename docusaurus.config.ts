@@ -5,11 +5,15 @@ import {links} from './src/data/links';
 import {noindexMarker} from './src/data/redirects';
 import {withContrast} from './src/node/prismContrast';
 import {emittedRedirects} from './src/node/redirects';
+import {searchConfig} from './src/node/search';
 import redirectsPlugin from './src/plugins/redirects';
+import requireDescriptions from './src/plugins/requireDescriptions';
 import codePair from './src/remark/codePair';
 import focusableTables from './src/remark/focusableTables';
 
 const siteTitle = 'NestJS - A progressive Node.js framework';
+// Local search by default, Algolia DocSearch when its keys are set (see src/node/search.ts).
+const search = searchConfig(process.env);
 
 const config = {
   title: siteTitle,
@@ -95,12 +99,16 @@ const config = {
     ],
   ],
 
+  themes: search.themes,
+
   plugins: [
+    requireDescriptions,
     (context: LoadContext) =>
       redirectsPlugin(context, {redirects: emittedRedirects(), noindexMarker}),
   ],
 
   themeConfig: {
+    ...(search.algolia && {algolia: search.algolia}),
     colorMode: {
       defaultMode: 'light',
       respectPrefersColorScheme: true,
@@ -120,6 +128,7 @@ const config = {
       },
       items: [
         {type: 'custom-sidebarToggle', position: 'left'},
+        {type: 'search', position: 'left'},
         {type: 'custom-socialLinks', position: 'right'},
         {href: links.website, label: 'Our website', position: 'right'},
         {href: links.courses, label: 'Courses', position: 'right'},

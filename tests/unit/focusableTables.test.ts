@@ -9,7 +9,11 @@ import focusableTables from '../../src/remark/focusableTables';
 
 describe('focusableTables', () => {
   it('makes every table keyboard-focusable and leaves other nodes alone', async () => {
-    const processor = unified().use(remarkParse).use(remarkGfm).use(focusableTables).use(remarkRehype);
+    const processor = unified()
+      .use(remarkParse)
+      .use(remarkGfm)
+      .use(focusableTables)
+      .use(remarkRehype);
     const tree = (await processor.run(
       processor.parse('| a | b |\n| - | - |\n| 1 | 2 |\n\ntext'),
     )) as Root;
