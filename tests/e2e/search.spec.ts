@@ -150,6 +150,8 @@ test.describe('header search box', () => {
     await page.keyboard.insertText('ParseIntPipe');
     // The first suggestion is selected as the reader types; ArrowDown moves to the next one.
     await expect(suggestions(page).first()).toHaveAttribute('aria-selected', 'true');
+    await expect(searchBox(page)).toHaveAttribute('aria-controls', 'search-suggestions');
+    await expect(page.getByRole('listbox', {name: 'Search suggestions'})).toBeVisible();
     const second = suggestions(page).nth(1);
     await page.keyboard.press('ArrowDown');
     await expect(second).toHaveAttribute('aria-selected', 'true');
