@@ -10,6 +10,7 @@ import redirectsPlugin from './src/plugins/redirects';
 import requireDescriptions from './src/plugins/requireDescriptions';
 import codePair from './src/remark/codePair';
 import focusableTables from './src/remark/focusableTables';
+import headingOrder from './src/remark/headingOrder';
 
 const siteTitle = 'NestJS - A progressive Node.js framework';
 // Local search by default, Algolia DocSearch when its keys are set (see src/node/search.ts).
@@ -86,7 +87,7 @@ const config = {
             extendDefaults: true,
           },
           // Marked fences (@@filename / @@switch) become <CodePair> elements.
-          remarkPlugins: [codePair, focusableTables],
+          remarkPlugins: [codePair, focusableTables, headingOrder],
         },
         blog: false,
         theme: {
