@@ -4,8 +4,10 @@ import {themes as prismThemes} from 'prism-react-renderer';
 import {links} from './src/data/links';
 import {noindexMarker} from './src/data/redirects';
 import {withContrast} from './src/node/prismContrast';
+import {variableTheme} from './src/node/prismVariables';
 import {emittedRedirects} from './src/node/redirects';
 import {searchConfig} from './src/node/search';
+import deferLibraries from './src/plugins/deferLibraries';
 import redirectsPlugin from './src/plugins/redirects';
 import requireDescriptions from './src/plugins/requireDescriptions';
 import codePair from './src/remark/codePair';
@@ -15,6 +17,9 @@ import headingOrder from './src/remark/headingOrder';
 const siteTitle = 'NestJS - A progressive Node.js framework';
 // Local search by default, Algolia DocSearch when its keys are set (see src/node/search.ts).
 const search = searchConfig(process.env);
+
+/** Light and dark code colours behind one variable-based Prism theme. */
+const prism = variableTheme(withContrast(prismThemes.github), withContrast(prismThemes.dracula));
 
 const config = {
   title: siteTitle,
@@ -44,7 +49,15 @@ const config = {
     locales: ['en'],
   },
 
+  clientModules: ['./src/clientModules/pageFade.ts'],
+
   headTags: [
+    {
+      // Code colours for both modes (src/node/prismVariables.ts): a few hundred bytes, inline.
+      tagName: 'style',
+      attributes: {},
+      innerHTML: prism.css,
+    },
     {
       // Code pairs: pick TypeScript or JavaScript before first paint, from `?lang=` or the
       // remembered choice, so the CSS shows the right half at once (see src/components/CodePair).
@@ -104,6 +117,7 @@ const config = {
 
   plugins: [
     requireDescriptions,
+    deferLibraries,
     (context: LoadContext) =>
       redirectsPlugin(context, {redirects: emittedRedirects(), noindexMarker}),
   ],
@@ -147,8 +161,8 @@ const config = {
       maxHeadingLevel: 3,
     },
     prism: {
-      theme: withContrast(prismThemes.github),
-      darkTheme: withContrast(prismThemes.dracula),
+      theme: prism.theme,
+      darkTheme: prism.theme,
       additionalLanguages: ['bash', 'json', 'graphql', 'protobuf', 'docker', 'yaml'],
     },
   } satisfies Preset.ThemeConfig,

@@ -76,7 +76,7 @@ function ensurePackages() {
 
 // ---------------------------------------------------------------- build
 
-/** Resident memory (bytes) of a process and all its descendants, read from /proc. */
+/** Resident memory (bytes) of a process and all its descendants, read from /proc. @param {number} pid */
 function treeRss(pid) {
   /** @type {Map<number, number[]>} */
   const children = new Map();
@@ -105,7 +105,7 @@ function treeRss(pid) {
   return total;
 }
 
-/** @param {string} dir */
+/** @param {string} dir @returns {{bytes: number, files: number}} */
 function directorySize(dir) {
   let bytes = 0;
   let files = 0;
@@ -158,11 +158,15 @@ async function timedBuild(outDir, env, cold) {
 
 // ---------------------------------------------------------------- server
 
-/** Serves `dir` gzip-compressed on a free loopback port, the way a production host would. */
+/**
+ * Serves `dir` gzip-compressed on a free loopback port, the way a production host would.
+ * @param {string} dir
+ */
 async function serve(dir) {
-  const require = createRequire(join(benchDir, 'package.json'));
-  const compression = require('compression');
-  const {default: sirv} = await import(pathToFileURL(require.resolve('sirv')).href);
+  const load = createRequire(join(benchDir, 'package.json'));
+  /** @type {() => (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, next: () => void) => void} */
+  const compression = load('compression');
+  const {default: sirv} = await import(pathToFileURL(load.resolve('sirv')).href);
   const compress = compression();
   const assets = sirv(dir, {extensions: ['html'], etag: true, maxAge: 31536000, immutable: false});
   const notFound = readFileSync(join(dir, '404.html'));

@@ -1,0 +1,10 @@
+/**
+ * `@nest/code-highlighter` in the server bundle: the highlighter itself, imported
+ * statically, so the server renders highlighted blocks without suspending (a suspended
+ * boundary would be streamed out of place, behind an inline script).
+ */
+import Highlighted from './Highlighted';
+
+export const preload = async () => ({default: Highlighted});
+
+export default Highlighted;

@@ -1,0 +1,55 @@
+/**
+ * Keeps two libraries out of the main bundle, loading them when a page needs them:
+ *
+ * - Prism (see src/theme/CodeBlock/Content): the theme's `prism-include-languages`
+ *   client module, which imports Prism on every page, is swapped for an empty module
+ *   (src/components/CodeHighlight/Highlighted.tsx registers the languages in the
+ *   highlighter's own chunk), and `@nest/code-highlighter` resolves to a lazy component
+ *   in the browser bundle and to the highlighter itself in the server bundle.
+ * - mark.js, which the local search plugin imports to highlight searched terms, is
+ *   swapped for src/components/SearchHighlight/lazyMark.ts.
+ */
+import {createRequire} from 'node:module';
+import {dirname, join} from 'node:path';
+import type {LoadContext, Plugin} from '@docusaurus/types';
+
+/** Where a package is installed, as seen from the site. */
+function packageDir(siteDir: string, name: string): string {
+  const require = createRequire(join(siteDir, 'package.json'));
+  return dirname(require.resolve(`${name}/package.json`));
+}
+
+/** The requests to replace, as the generated files spell them (absolute paths). */
+export function replacedModules(siteDir: string): {prismLanguages: string; markJs: string} {
+  return {
+    prismLanguages: join(
+      packageDir(siteDir, '@docusaurus/theme-classic'),
+      'lib',
+      'prism-include-languages',
+    ),
+    markJs: join(packageDir(siteDir, 'mark.js'), 'dist', 'mark.js'),
+  };
+}
+
+export default function deferLibraries(context: LoadContext): Plugin {
+  const {prismLanguages, markJs} = replacedModules(context.siteDir);
+  const dir = join(context.siteDir, 'src/components');
+  return {
+    name: 'defer-libraries',
+    configureWebpack(_config, isServer) {
+      return {
+        resolve: {
+          alias: {
+            [`${prismLanguages}$`]: join(dir, 'CodeHighlight/noLanguages.ts'),
+            '@nest/code-highlighter$': join(
+              dir,
+              'CodeHighlight',
+              isServer ? 'server.ts' : 'browser.ts',
+            ),
+            [`${markJs}$`]: join(dir, 'SearchHighlight/lazyMark.ts'),
+          },
+        },
+      };
+    },
+  };
+}
