@@ -1,0 +1,45 @@
+import {expect, test} from '@playwright/test';
+
+/**
+ * Nothing moves while a page loads: no layout shift from fonts (font-display: optional,
+ * src/node/fonts.ts), images (sized by the build), the search box (sized before and
+ * after hydration) or hydration itself.
+ */
+const pages = ['/', '/controllers', '/techniques/queues', '/discover/companies'];
+
+for (const width of [412, 1350]) {
+  test(`no layout shift while pages load at ${width}px`, async ({page}) => {
+    await page.setViewportSize({width, height: 900});
+    await page.addInitScript(() => {
+      const shifts: string[] = [];
+      (window as unknown as {__shifts: string[]}).__shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          value: number;
+          hadRecentInput: boolean;
+          sources: {node?: Node | null}[];
+        })[]) {
+          if (entry.hadRecentInput) continue;
+          const nodes = entry.sources.map((source) =>
+            source.node instanceof Element
+              ? `${source.node.tagName.toLowerCase()}.${[...source.node.classList].join('.')}`
+              : String(source.node?.nodeName),
+          );
+          shifts.push(`${entry.value.toFixed(4)} ${nodes.join(', ')}`);
+        }
+      }).observe({type: 'layout-shift', buffered: true});
+    });
+    const found: string[] = [];
+    for (const path of pages) {
+      await page.goto(path);
+      await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+      await page.evaluate(() => document.fonts.ready);
+      await page.waitForTimeout(1000);
+      const shifts = await page.evaluate(
+        () => (window as unknown as {__shifts: string[]}).__shifts,
+      );
+      found.push(...shifts.map((shift) => `${path}: ${shift}`));
+    }
+    expect(found).toEqual([]);
+  });
+}
