@@ -3,7 +3,6 @@ import type * as Preset from '@docusaurus/preset-classic';
 import {themes as prismThemes} from 'prism-react-renderer';
 import {links} from './src/data/links';
 import {noindexMarker} from './src/data/redirects';
-import {fontHeadTags, prepareFonts} from './src/node/fonts';
 import {withContrast} from './src/node/prismContrast';
 import {variableTheme} from './src/node/prismVariables';
 import {emittedRedirects} from './src/node/redirects';
@@ -52,11 +51,7 @@ const config = {
 
   clientModules: ['./src/clientModules/pageFade.ts'],
 
-  // The fonts' own static directory: /fonts/*.woff2 under fixed names, preloaded below.
-  staticDirectories: ['static', prepareFonts(__dirname)],
-
   headTags: [
-    ...fontHeadTags(),
     {
       // Code colours for both modes (src/node/prismVariables.ts): a few hundred bytes, inline.
       tagName: 'style',

@@ -70,6 +70,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
     test('every shell control is reached by Tab, in order, with a visible focus ring', async ({
       page,
     }) => {
+      // Hundreds of key presses, each followed by a look at the focused element.
+      test.setTimeout(120_000);
       await open(page, '/pipes');
       const header = page.locator('nav.navbar');
       const controls: Locator[] = [

@@ -22,7 +22,7 @@ for (const width of [412, 1350]) {
           if (entry.hadRecentInput) continue;
           const nodes = entry.sources.map((source) =>
             source.node instanceof Element
-              ? `${source.node.tagName.toLowerCase()}.${[...source.node.classList].join('.')}`
+              ? `${source.node.tagName.toLowerCase()}.${source.node.className}`
               : String(source.node?.nodeName),
           );
           shifts.push(`${entry.value.toFixed(4)} ${nodes.join(', ')}`);
