@@ -1,10 +1,29 @@
 /**
  * `@nest/code-highlighter` in the browser bundle: the highlighter as a lazy component,
- * in its own chunk (see ../../plugins/deferLibraries.ts). The chunk is prefetched (a
- * low-priority download, not run) so that the next page's blocks highlight at once.
+ * in its own chunk (see ../../plugins/deferLibraries.ts).
  */
 import {lazy} from 'react';
 
-export const preload = () => import(/* webpackPrefetch: true */ './Highlighted');
+const preload = () => import('./Highlighted');
 
 export default lazy(preload);
+
+let armed = false;
+const intents = ['pointerover', 'touchstart', 'keydown'] as const;
+
+/**
+ * Loads the highlighter once the reader first moves the pointer, touches or types, in
+ * idle time, so that the blocks of the next page highlight at once. A reader who only
+ * reads the page never downloads it. Safe to call many times.
+ */
+export function preloadOnIntent(): void {
+  if (armed) return;
+  armed = true;
+  const start = () => {
+    for (const type of intents) window.removeEventListener(type, start, true);
+    const idle =
+      window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 200));
+    idle(() => void preload());
+  };
+  for (const type of intents) window.addEventListener(type, start, {capture: true, passive: true});
+}

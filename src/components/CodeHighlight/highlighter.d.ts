@@ -2,8 +2,8 @@
 declare module '@nest/code-highlighter' {
   import type ContentType from '@theme/CodeBlock/Content';
 
-  /** Loads the highlighter chunk (browser) or resolves at once (server). */
-  export const preload: () => Promise<unknown>;
+  /** Browser: loads the highlighter after the reader's first pointer, touch or key event. */
+  export function preloadOnIntent(): void;
   const Highlighted: typeof ContentType;
   export default Highlighted;
 }

@@ -5,6 +5,7 @@
  */
 import Highlighted from './Highlighted';
 
-export const preload = async () => ({default: Highlighted});
+/** Nothing to load ahead on the server. */
+export function preloadOnIntent(): void {}
 
 export default Highlighted;

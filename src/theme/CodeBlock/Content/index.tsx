@@ -15,14 +15,14 @@
  * module, and the original rendering a single `<pre>`. The end-to-end code-pair and
  * copy tests exercise all three, so a Docusaurus upgrade that changes them fails there.
  */
-import React, {Suspense, useLayoutEffect, useState, type ReactNode} from 'react';
+import React, {Suspense, useEffect, useLayoutEffect, useState, type ReactNode} from 'react';
 import clsx from 'clsx';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
 import type ContentType from '@theme/CodeBlock/Content';
 import type {WrapperProps} from '@docusaurus/types';
 import styles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles.module.css';
-import Highlighted from '@nest/code-highlighter';
+import Highlighted, {preloadOnIntent} from '@nest/code-highlighter';
 
 type Props = WrapperProps<typeof ContentType>;
 
@@ -37,6 +37,7 @@ function Island({onEmpty}: {onEmpty: () => void}): ReactNode {
   useLayoutEffect(() => {
     if (!codeBlockRef.current?.hasChildNodes()) onEmpty();
   }, [codeBlockRef, onEmpty]);
+  useEffect(() => preloadOnIntent(), []);
   return <pre ref={codeBlockRef} suppressHydrationWarning dangerouslySetInnerHTML={keep} />;
 }
 
