@@ -49,7 +49,7 @@ const config = {
     locales: ['en'],
   },
 
-  clientModules: ['./src/clientModules/pageFade.ts'],
+  clientModules: ['./src/clientModules/pageFade.ts', './src/clientModules/idlePrefetch.ts'],
 
   headTags: [
     {

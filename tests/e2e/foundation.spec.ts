@@ -163,3 +163,19 @@ test('the menu mirrors the tree; pending entries are greyed and are not links', 
     await expect(menu.locator(`a.menu__link[href="${href}"]`)).toHaveCount(1);
   }
 });
+
+test('pages of links in view are prefetched in idle time; navigation still works', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto('/controllers');
+  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  // src/clientModules/idlePrefetch.ts queues Docusaurus' viewport prefetches into idle time.
+  await expect.poll(() => page.locator('link[rel="prefetch"]').count()).toBeGreaterThan(10);
+  await page.locator('.pagination-nav__link--next').hover();
+  await page.locator('.pagination-nav__link--next').click();
+  await expect(page).toHaveURL(/\/providers$/);
+  await expect(page.locator('h1')).toHaveText('Providers');
+  expect(errors).toEqual([]);
+});

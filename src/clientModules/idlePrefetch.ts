@@ -1,0 +1,57 @@
+/**
+ * Docusaurus prefetches the pages of every internal link that scrolls into view. Each
+ * prefetch matches the route table and adds `<link rel="prefetch">` tags; with the menu,
+ * the table of contents and the page's own links that is a few hundred milliseconds of
+ * main-thread work on a phone, right while the page becomes interactive (measured with
+ * `npm run bench`). This queues those prefetches and runs them in idle time, a few at a
+ * time, so the page stays responsive; hover and touch (which preload at once) are
+ * untouched. Installed on the first route render, before any link reports its visibility.
+ * Links read `window.docusaurus.prefetch` at call time (@docusaurus/core Link), which is
+ * what this relies on; tests/e2e/foundation.spec.ts checks that prefetching still happens.
+ */
+import type {ClientModule} from '@docusaurus/types';
+
+type Prefetch = (routePath: string) => false | Promise<void[]>;
+
+let installed = false;
+
+/** Wraps `prefetch` so that calls are queued and run while the browser is idle. */
+export function idleQueue(
+  prefetch: Prefetch,
+  idle: (run: (deadline: {timeRemaining: () => number}) => void) => void,
+): Prefetch {
+  const queue: string[] = [];
+  let scheduled = false;
+  const drain = (deadline: {timeRemaining: () => number}) => {
+    while (queue.length > 0 && deadline.timeRemaining() > 4) {
+      void prefetch(queue.shift() as string);
+    }
+    scheduled = queue.length > 0;
+    if (scheduled) idle(drain);
+  };
+  return (routePath) => {
+    queue.push(routePath);
+    if (!scheduled) {
+      scheduled = true;
+      idle(drain);
+    }
+    return Promise.resolve([]);
+  };
+}
+
+const clientModule: ClientModule = {
+  onRouteDidUpdate() {
+    if (installed || !('requestIdleCallback' in window)) return;
+    installed = true;
+    // The object is frozen; links read `window.docusaurus` on each call, so replace it.
+    const original = window.docusaurus;
+    window.docusaurus = {
+      ...original,
+      prefetch: idleQueue(original.prefetch, (run) =>
+        window.requestIdleCallback(run, {timeout: 5000}),
+      ),
+    };
+  },
+};
+
+export default clientModule;
