@@ -48,9 +48,11 @@ function declarations(theme: PrismTheme, types: Map<string, Set<Property>>): str
   const dict = dictionary(theme);
   for (const [type, used] of types) {
     for (const property of used) {
-      const value = dict.get(type)?.[property];
-      // A type this theme leaves unstyled keeps the plain look here.
-      if (value !== undefined) lines.push(`${variable(type, property)}: ${value};`);
+      // A type this theme leaves unstyled keeps the plain look: `initial` makes the variable
+      // invalid, so the token inherits from its line. (Leaving it out would inherit the
+      // light theme's value from :root into dark mode.)
+      const value = dict.get(type)?.[property] ?? 'initial';
+      lines.push(`${variable(type, property)}: ${value};`);
     }
   }
   return lines;

@@ -81,9 +81,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const colours = await page.evaluate(() => {
       const keyword = document.querySelector('.theme-doc-markdown pre .token.keyword');
       const pre = keyword?.closest('pre');
-      return keyword && pre
+      // Numbers are coloured by the light theme only: in dark mode they take the plain colour.
+      const number = document.querySelector('.theme-doc-markdown pre .token.number');
+      return keyword && pre && number
         ? {
             keyword: getComputedStyle(keyword).color,
+            number: getComputedStyle(number).color,
+            plain: getComputedStyle(pre).color,
             background: getComputedStyle(pre).backgroundColor,
           }
         : null;
@@ -91,8 +95,18 @@ for (const colorScheme of ['light', 'dark'] as const) {
     // github (light) and dracula (dark), as adjusted by src/node/prismContrast.ts.
     expect(colours).toEqual(
       colorScheme === 'light'
-        ? {keyword: 'rgb(0, 0, 159)', background: 'rgb(246, 248, 250)'}
-        : {keyword: 'rgb(189, 147, 249)', background: 'rgb(40, 42, 54)'},
+        ? {
+            keyword: 'rgb(0, 0, 159)',
+            number: 'rgb(39, 124, 122)',
+            plain: 'rgb(57, 58, 52)',
+            background: 'rgb(246, 248, 250)',
+          }
+        : {
+            keyword: 'rgb(189, 147, 249)',
+            number: 'rgb(248, 248, 242)',
+            plain: 'rgb(248, 248, 242)',
+            background: 'rgb(40, 42, 54)',
+          },
     );
     await context.close();
   });

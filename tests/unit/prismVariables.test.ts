@@ -37,14 +37,15 @@ describe('variableTheme', () => {
     ]);
   });
 
-  it('sets the variables per colour mode, leaving types a theme does not style unset', () => {
+  it('sets the variables per colour mode; types a theme does not style get `initial`', () => {
     const {css} = variableTheme(light, dark);
     expect(css).toBe(
       ':root{--prism-plain-color: #111111;--prism-plain-background-color: #ffffff;' +
         '--prism-comment-color: #777777;--prism-comment-font-style: italic;' +
-        '--prism-keyword-color: #0000aa;--prism-tag-color: #aa0000;}' +
+        '--prism-keyword-color: #0000aa;--prism-tag-color: #aa0000;--prism-attr-name-color: initial;}' +
         "[data-theme='dark']{--prism-plain-color: #eeeeee;--prism-plain-background-color: #222222;" +
-        '--prism-keyword-color: #bb99ff;--prism-attr-name-color: #ffff88;}',
+        '--prism-comment-color: initial;--prism-comment-font-style: initial;' +
+        '--prism-keyword-color: #bb99ff;--prism-tag-color: initial;--prism-attr-name-color: #ffff88;}',
     );
   });
 
