@@ -36,12 +36,12 @@ import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import {dirname, join, relative} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
+import {chromePath, chromiumArgs} from './chromium.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const benchDir = join(root, 'tools', 'bench');
 const resultsDir = join(root, 'bench', 'results');
 const budgetsPath = join(root, 'bench', 'budgets.json');
-const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 /** @param {string} name */
 function option(name) {
@@ -274,16 +274,7 @@ async function launchChrome() {
   const chromeLauncher = await import(pathToFileURL(require.resolve('chrome-launcher')).href);
   return chromeLauncher.launch({
     chromePath,
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    chromeFlags: ['--headless=new', ...chromiumArgs],
   });
 }
 
