@@ -169,7 +169,8 @@ test.describe('header search box', () => {
     await page.goto('/controllers');
     await searchBox(page).click();
     await searchBox(page).pressSequentially('ParseIntPipe');
-    await expect(suggestions(page).first()).toBeVisible();
+    // Wait for the suggestions of the whole word, not those of the first letters typed.
+    await expect(suggestions(page).first()).toContainText(/parseintpipe/i);
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/_highlight=parseintpipe/);
     const marks = page.locator('article mark');
