@@ -2,7 +2,7 @@ import {expect, test} from '@playwright/test';
 
 /**
  * Nothing moves while a page loads: no layout shift from fonts (font-display: optional,
- * src/node/fonts.ts), images (sized by the build), the search box (sized before and
+ * src/css/custom.css), images (sized by the build), the search box (sized before and
  * after hydration) or hydration itself.
  */
 const pages = ['/', '/controllers', '/techniques/queues', '/discover/companies'];
