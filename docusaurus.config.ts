@@ -7,6 +7,7 @@ import {withContrast} from './src/node/prismContrast';
 import {variableTheme} from './src/node/prismVariables';
 import {emittedRedirects} from './src/node/redirects';
 import {searchConfig} from './src/node/search';
+import {ssrTemplate} from './src/node/ssrTemplate';
 import deferLibraries from './src/plugins/deferLibraries';
 import redirectsPlugin from './src/plugins/redirects';
 import requireDescriptions from './src/plugins/requireDescriptions';
@@ -48,6 +49,9 @@ const config = {
     defaultLocale: 'en',
     locales: ['en'],
   },
+
+  // Docusaurus' page template, with the bundles requested after the first paint (see the file).
+  ssrTemplate,
 
   clientModules: ['./src/clientModules/pageFade.ts', './src/clientModules/idlePrefetch.ts'],
 

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import {expect, test, type Page} from '@playwright/test';
+import {expect, settleOnLoad, test, type Page} from './fixtures';
 import {sitemapPaths} from './helpers';
 
 /** Every violation of any impact, as readable lines; `include` narrows the scan to a region. */
@@ -40,7 +40,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
         colorScheme,
         reducedMotion: 'reduce',
       });
-      const page = await context.newPage();
+      const page = settleOnLoad(await context.newPage());
       const found: string[] = [];
       for (const path of sample) {
         await page.goto(path);
@@ -67,7 +67,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
         colorScheme,
         reducedMotion: 'reduce',
       });
-      const page = await context.newPage();
+      const page = settleOnLoad(await context.newPage());
       const paths = (await sitemapPaths(page)).filter((_, index) => index % chunks === chunk);
       const found: string[] = [];
       for (const path of paths) {

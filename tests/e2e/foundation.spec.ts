@@ -1,4 +1,4 @@
-import {expect, test} from '@playwright/test';
+import {expect, test} from './fixtures';
 import sidebars from '../../sidebars';
 import {links} from '../../src/data/links';
 import {noindexMarker, redirects, stopgapRedirects} from '../../src/data/redirects';
@@ -178,4 +178,28 @@ test('pages of links in view are prefetched in idle time; navigation still works
   await expect(page).toHaveURL(/\/providers$/);
   await expect(page.locator('h1')).toHaveText('Providers');
   expect(errors).toEqual([]);
+});
+
+test('the first paint comes before the bundles are requested; then React takes over', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await page.goto('/controllers');
+  // src/node/ssrTemplate.ts: no script tag loads a bundle from the HTML itself.
+  const html = await (await page.request.get('/controllers')).text();
+  expect(html).not.toMatch(/<script[^>]*\bsrc=/);
+  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  const timing = await page.evaluate(() => {
+    const paint = performance.getEntriesByName('first-paint')[0]?.startTime;
+    const bundles = performance
+      .getEntriesByType('resource')
+      .filter((entry) => /\/assets\/js\/(runtime~)?main\.[^/]+\.js$/.test(entry.name))
+      .map((entry) => entry.startTime);
+    return {paint, bundles, state: (window as {__bundles?: string}).__bundles};
+  });
+  expect(timing.bundles).toHaveLength(2);
+  expect(timing.paint).toBeGreaterThan(0);
+  for (const start of timing.bundles) expect(start).toBeGreaterThanOrEqual(timing.paint);
+  expect(timing.state).toBe('loaded');
+  expect(errors()).toEqual([]);
 });

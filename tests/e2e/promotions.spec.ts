@@ -1,4 +1,4 @@
-import {expect, test, type Page, type Request, type Route} from '@playwright/test';
+import {expect, test, type Page, type Request, type Route} from './fixtures';
 import {companies} from '../../src/data/companies';
 import {links} from '../../src/data/links';
 import {collectPageErrors} from './helpers';

@@ -1,4 +1,4 @@
-import {expect, test, type Page} from '@playwright/test';
+import {expect, settleOnLoad, test, type Page} from './fixtures';
 import {sitemapPaths} from './helpers';
 
 const isLoopback = (url: string) =>
@@ -20,7 +20,7 @@ test('every page works with all third-party hosts unreachable', async ({browser}
     (url) => !isLoopback(url.href),
     (route) => route.abort('connectionrefused'),
   );
-  const page = await context.newPage();
+  const page = settleOnLoad(await context.newPage());
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {

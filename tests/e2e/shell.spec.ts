@@ -1,4 +1,4 @@
-import {expect, test, type Page} from '@playwright/test';
+import {expect, test, type Page} from './fixtures';
 import {links} from '../../src/data/links';
 
 const sidebar = (page: Page) => page.locator('nav[aria-label="Docs sidebar"]');

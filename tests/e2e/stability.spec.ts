@@ -1,4 +1,4 @@
-import {expect, test} from '@playwright/test';
+import {expect, test} from './fixtures';
 
 /**
  * Nothing moves while a page loads: no layout shift from fonts (font-display: optional,
