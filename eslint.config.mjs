@@ -38,6 +38,8 @@ export default tseslint.config(
       ],
       '@docusaurus/prefer-docusaurus-heading': 'error',
       '@docusaurus/string-literal-i18n-messages': 'error',
+      // Leaving props out with a rest pattern (`const {a, ...rest} = props`) is not a stray variable.
+      '@typescript-eslint/no-unused-vars': ['error', {ignoreRestSiblings: true}],
     },
   },
 );

@@ -10,6 +10,7 @@
  * either mode and needs no re-mount (see src/theme/CodeBlock).
  */
 import type {PrismTheme} from 'prism-react-renderer';
+import {variableClass} from '../components/CodeHighlight/tokenClasses';
 
 /** The style properties the themes use, as CSS property names. */
 const properties = {
@@ -89,9 +90,21 @@ export function variableTheme(
     })),
   };
   const block = (selector: string, lines: string[]) => `${selector}{${lines.join('')}}`;
+  // Code lines and tokens carry a class per variable instead of an inline style (see
+  // src/components/CodeHighlight/tokenClasses.ts): one rule per class applies the variable.
+  const applied: [string, Property][] = [
+    ['plain', 'color'],
+    ['plain', 'backgroundColor'],
+    ...[...types].flatMap(([type, used]) => [...used].map((p): [string, Property] => [type, p])),
+  ];
   const css = [
     block(':root', declarations(light, types)),
     block("[data-theme='dark']", declarations(dark, types)),
+    ...applied.map(([type, property]) =>
+      block(`.${variableClass(variable(type, property))}`, [
+        `${properties[property]}:var(${variable(type, property)})`,
+      ]),
+    ),
   ].join('');
   return {theme, css};
 }

@@ -37,7 +37,7 @@ describe('variableTheme', () => {
     ]);
   });
 
-  it('sets the variables per colour mode; types a theme does not style get `initial`', () => {
+  it('sets the variables per colour mode (`initial` where a theme leaves a type unstyled) and a class for each', () => {
     const {css} = variableTheme(light, dark);
     expect(css).toBe(
       ':root{--prism-plain-color: #111111;--prism-plain-background-color: #ffffff;' +
@@ -45,7 +45,15 @@ describe('variableTheme', () => {
         '--prism-keyword-color: #0000aa;--prism-tag-color: #aa0000;--prism-attr-name-color: initial;}' +
         "[data-theme='dark']{--prism-plain-color: #eeeeee;--prism-plain-background-color: #222222;" +
         '--prism-comment-color: initial;--prism-comment-font-style: initial;' +
-        '--prism-keyword-color: #bb99ff;--prism-tag-color: initial;--prism-attr-name-color: #ffff88;}',
+        '--prism-keyword-color: #bb99ff;--prism-tag-color: initial;--prism-attr-name-color: #ffff88;}' +
+        // One class per variable, for the code lines and tokens (tokenClasses.ts).
+        '.prism-plain-color{color:var(--prism-plain-color)}' +
+        '.prism-plain-background-color{background-color:var(--prism-plain-background-color)}' +
+        '.prism-comment-color{color:var(--prism-comment-color)}' +
+        '.prism-comment-font-style{font-style:var(--prism-comment-font-style)}' +
+        '.prism-keyword-color{color:var(--prism-keyword-color)}' +
+        '.prism-tag-color{color:var(--prism-tag-color)}' +
+        '.prism-attr-name-color{color:var(--prism-attr-name-color)}',
     );
   });
 
