@@ -8,10 +8,11 @@
  * instead (`loadBundles`). Every page is rendered in full on the server, so the reader sees the
  * whole article at the first paint; React then takes over a frame later.
  *
- * Measured with Lighthouse (mobile, medians of 3, `npm run bench`): the defer tags put the main
- * bundle's download and evaluation into the first paint on a fast load, so the simulated LCP
- * counted ~120 KiB of JavaScript before the first text; after the change mobile performance
- * rose from 92-94 to 97-99 and LCP fell from 2.0-2.5 s to 1.4-1.6 s (see the README).
+ * Measured with Lighthouse (mobile, simulated throttling, this 2-core machine): with the defer
+ * tags the main bundle (~120 KiB gzip) finished loading and ran before the first paint of a fast
+ * load, so the simulation counted its download and evaluation before the first text: LCP 2.0-2.5 s.
+ * Requested after the first frame, it is out of that path: LCP 1.0-1.6 s on the same pages. Run to
+ * run noise is large (TBT swings by 100-200 ms); `npm run bench` gives medians.
  *
  * The cost: on a first visit over a slow network the bundles start downloading once the page
  * has painted rather than alongside the style sheet, so the page becomes interactive a little

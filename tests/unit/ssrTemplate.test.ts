@@ -1,3 +1,4 @@
+import {createRequire} from 'node:module';
 import {describe, expect, it} from 'vitest';
 import {loadBundles, ssrTemplate, type BundleState} from '../../src/node/ssrTemplate';
 
@@ -95,5 +96,16 @@ describe('ssrTemplate', () => {
     expect(ssrTemplate).not.toMatch(/<script[^>]*\bsrc=/);
     expect(ssrTemplate).toContain(`(${loadBundles.toString()})(`);
     expect(ssrTemplate).toContain('it.scripts.map((script) => it.baseUrl + script)');
+  });
+
+  it("is Docusaurus' installed template but for the bundles (fails when an upgrade changes it)", () => {
+    const require = createRequire(import.meta.url);
+    const original = (require('@docusaurus/core/lib/ssg/ssgTemplate.html.js') as {default: string})
+      .default;
+    const scriptTags = /\n\s*<% it\.scripts\.forEach\(\(script\) => \{ %>[\s\S]*?<% \}\); %>/;
+    expect(original).toMatch(scriptTags);
+    const loader = /\n\s*<script>\(function loadBundles[\s\S]*?<\/script>/;
+    expect(ssrTemplate).toMatch(loader);
+    expect(ssrTemplate.replace(loader, '')).toBe(original.replace(scriptTags, ''));
   });
 });
