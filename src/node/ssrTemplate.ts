@@ -57,6 +57,9 @@ export function loadBundles(
         win.__bundles = failed ? 'failed' : 'loaded';
       }
     };
+    if (pending === 0) {
+      win.__bundles = 'loaded';
+    }
     sources.forEach((source) => {
       const script = doc.createElement('script');
       script.src = source;

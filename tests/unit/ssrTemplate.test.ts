@@ -69,6 +69,15 @@ describe('loadBundles', () => {
     expect(page.appended.map((script) => script.src)).toEqual(sources);
   });
 
+  it('with no bundles to load, is done after the first frame', () => {
+    const page = fakePage();
+    (loadBundles as Loader)([], page.doc, page.win);
+    page.frames.shift()?.();
+    page.timers.shift()?.();
+    expect(page.appended).toEqual([]);
+    expect(page.win.__bundles).toBe('loaded');
+  });
+
   it('works when serialized into the page, using nothing but its arguments', () => {
     const page = fakePage();
     const serialized = new Function(`return (${loadBundles.toString()})`)() as Loader;

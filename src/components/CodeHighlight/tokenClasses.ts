@@ -6,7 +6,7 @@ import type {CSSProperties} from 'react';
  * (src/node/prismVariables.ts): `style="color:var(--prism-keyword-color)"`, a few thousand
  * times on a long page. Each such declaration becomes a class of the variable's name
  * (`prism-keyword-color`), which a rule of the theme's stylesheet sets to that variable:
- * the same colours, about a third less HTML to parse and no inline style to resolve per token.
+ * the same colours, less HTML to parse and no inline style to resolve per token.
  * The style prism-react-renderer merged for a token (the last of its types wins) is converted
  * as it is, so nothing about precedence changes. Other values (`display: inline-block` on an
  * empty line) stay inline.
