@@ -3,6 +3,7 @@
 // Writes to screenshots/<name>-<width>-<theme>.png (git-ignored).
 import {mkdirSync} from 'node:fs';
 import {chromium} from '@playwright/test';
+import {chromePath, chromiumArgs} from './chromium.mjs';
 
 const [base, ...paths] = process.argv.slice(2);
 if (!base || paths.length === 0) {
@@ -10,10 +11,7 @@ if (!base || paths.length === 0) {
   process.exit(2);
 }
 mkdirSync('screenshots', {recursive: true});
-const browser = await chromium.launch({
-  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-});
+const browser = await chromium.launch({executablePath: chromePath, args: chromiumArgs});
 for (const path of paths) {
   for (const width of [1280, 375]) {
     for (const colorScheme of ['light', 'dark']) {
