@@ -11,6 +11,7 @@ import {ssrTemplate} from './src/node/ssrTemplate';
 import deferLibraries from './src/plugins/deferLibraries';
 import redirectsPlugin from './src/plugins/redirects';
 import requireDescriptions from './src/plugins/requireDescriptions';
+import slimDocsVersion from './src/plugins/slimDocsVersion';
 import codePair from './src/remark/codePair';
 import focusableTables from './src/remark/focusableTables';
 import headingOrder from './src/remark/headingOrder';
@@ -122,6 +123,7 @@ const config = {
   plugins: [
     requireDescriptions,
     deferLibraries,
+    slimDocsVersion,
     (context: LoadContext) =>
       redirectsPlugin(context, {redirects: emittedRedirects(), noindexMarker}),
   ],

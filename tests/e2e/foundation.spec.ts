@@ -203,3 +203,24 @@ test('the first paint comes before the bundles are requested; then React takes o
   expect(timing.state).toBe('loaded');
   expect(errors()).toEqual([]);
 });
+
+test('the docs version metadata every page loads carries no page descriptions', async ({page}) => {
+  // src/plugins/slimDocsVersion.ts: the descriptions are for doc cards, which the site has none of.
+  const scripts = new Set<string>();
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script' && request.url().includes('/assets/js/')) {
+      scripts.add(request.url());
+    }
+  });
+  await page.goto('/controllers');
+  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  const bodies = await Promise.all(
+    [...scripts].map(async (url) => (await page.request.get(url)).text()),
+  );
+  const version = bodies.filter((body) => body.includes('"docsSidebars":'));
+  expect(version).toHaveLength(1);
+  expect(version[0]).toContain('"title":"Controllers"');
+  expect(version[0]).not.toContain('description');
+  // The page's own description is still there, in its head.
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /.{40,}/);
+});
