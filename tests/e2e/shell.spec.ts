@@ -174,3 +174,21 @@ test('a page change fades the content in; the first load and reduced motion do n
   await page.emulateMedia({reducedMotion: 'reduce'});
   await expect(content).toHaveCSS('animation-name', 'none');
 });
+
+test('the header shows its items only once the parser has passed all of them', async ({page}) => {
+  // src/css/custom.css: a page painted while the parser is inside the header (a starved CPU)
+  // must not show the items arriving one by one. Here the HTML ends inside the header, as a
+  // paint at that moment would see it: the header's content stays hidden.
+  const html = await (await page.request.get('/controllers')).text();
+  const cutAt = html.search(/<div class="[^"]*navbar__items--right/);
+  expect(cutAt).toBeGreaterThan(html.indexOf('navbar__brand'));
+  await page.route('**/controllers?partial', (route) =>
+    route.fulfill({contentType: 'text/html', body: html.slice(0, cutAt)}),
+  );
+  await page.goto('/controllers?partial');
+  await expect(page.locator('.navbar__brand')).toHaveCount(1);
+  await expect(page.locator('.navbar__inner')).toHaveCSS('visibility', 'hidden');
+  await page.goto('/controllers');
+  await expect(page.locator('.navbar__inner')).toHaveCSS('visibility', 'visible');
+  await expect(page.locator('.navbar__brand')).toBeVisible();
+});
