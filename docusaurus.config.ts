@@ -12,6 +12,9 @@ import deferLibraries from './src/plugins/deferLibraries';
 import redirectsPlugin from './src/plugins/redirects';
 import requireDescriptions from './src/plugins/requireDescriptions';
 import slimDocsVersion from './src/plugins/slimDocsVersion';
+import slimSiteConfig from './src/plugins/slimSiteConfig';
+import tslibHelpers from './src/plugins/tslibHelpers';
+import sourceMaps from './src/plugins/sourceMaps';
 import codePair from './src/remark/codePair';
 import focusableTables from './src/remark/focusableTables';
 import headingOrder from './src/remark/headingOrder';
@@ -124,6 +127,9 @@ const config = {
     requireDescriptions,
     deferLibraries,
     slimDocsVersion,
+    slimSiteConfig,
+    tslibHelpers,
+    sourceMaps,
     (context: LoadContext) =>
       redirectsPlugin(context, {redirects: emittedRedirects(), noindexMarker}),
   ],

@@ -204,8 +204,9 @@ test('the first paint comes before the bundles are requested; then React takes o
   expect(errors()).toEqual([]);
 });
 
-test('the docs version metadata every page loads carries no page descriptions', async ({page}) => {
-  // src/plugins/slimDocsVersion.ts: the descriptions are for doc cards, which the site has none of.
+test('the bundles every page loads carry no data only the server or doc cards need', async ({
+  page,
+}) => {
   const scripts = new Set<string>();
   page.on('request', (request) => {
     if (request.resourceType() === 'script' && request.url().includes('/assets/js/')) {
@@ -214,13 +215,23 @@ test('the docs version metadata every page loads carries no page descriptions', 
   });
   await page.goto('/controllers');
   await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-  const bodies = await Promise.all(
-    [...scripts].map(async (url) => (await page.request.get(url)).text()),
+  const bodies = new Map(
+    await Promise.all(
+      [...scripts].map(async (url) => [url, await (await page.request.get(url)).text()] as const),
+    ),
   );
-  const version = bodies.filter((body) => body.includes('"docsSidebars":'));
+  // src/plugins/slimDocsVersion.ts: the version metadata without the pages' descriptions.
+  const version = [...bodies.values()].filter((body) => body.includes('"docsSidebars":'));
   expect(version).toHaveLength(1);
   expect(version[0]).toContain('"title":"Controllers"');
   expect(version[0]).not.toContain('description');
   // The page's own description is still there, in its head.
   await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /.{40,}/);
+  // src/plugins/slimSiteConfig.ts and tslibHelpers.ts: the main bundle has the site config
+  // without its server-only fields, and none of tslib's helpers but the one it calls.
+  const main = [...bodies].find(([url]) => /\/main\.[^/]+\.js$/.test(url))?.[1] ?? '';
+  expect(main).toContain('onBrokenLinks:"throw"');
+  expect(main).not.toContain('ssrTemplate');
+  expect(main).not.toContain('loadBundles');
+  expect(main).not.toContain('Private accessor was defined without a getter');
 });
