@@ -115,6 +115,26 @@ test.describe('header search box', () => {
     const box = await searchBox(page).boundingBox();
     expect(box && toggle && box.x > toggle.x && box.x < 640).toBe(true);
     expect(box?.width).toBe(165);
+    // The whole placeholder shows: the "ctrl K" hint starts after its last letter, focused or not.
+    for (const focused of [false, true]) {
+      if (focused) await searchBox(page).focus();
+      await expect(searchBox(page)).toHaveCSS('width', focused ? '190px' : '165px');
+      const room = await searchBox(page).evaluate((input: HTMLInputElement) => {
+        const hint = input
+          .closest('[class*="searchBarContainer"]')
+          ?.querySelector('kbd')?.parentElement;
+        const style = getComputedStyle(input);
+        const context = document.createElement('canvas').getContext('2d');
+        if (!hint || !context) return null;
+        context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const textEnd =
+          input.getBoundingClientRect().left +
+          parseFloat(style.paddingLeft) +
+          context.measureText(input.placeholder).width;
+        return hint.getBoundingClientRect().left - textEnd;
+      });
+      expect(room).toBeGreaterThan(2);
+    }
   });
 
   test('the index loads when a search starts, never on page load', async ({page}) => {
