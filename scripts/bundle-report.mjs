@@ -36,7 +36,9 @@ if (!process.argv.includes('--no-build') || !existsSync(join(outDir, 'index.html
   const result = spawnSync('npx', ['docusaurus', 'build', '--out-dir', outDir], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: {...process.env, BUNDLE_REPORT: '1', ADS: 'off'},
+    // Without the bundler's persistent cache: modules cached by a regular build (no source
+    // maps) would come out unmapped.
+    env: {...process.env, BUNDLE_REPORT: '1', ADS: 'off', DOCUSAURUS_NO_PERSISTENT_CACHE: '1'},
   });
   if (result.status !== 0) {
     console.error('bundle-report: the build failed');
