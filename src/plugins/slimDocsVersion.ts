@@ -11,9 +11,10 @@
  * so that cards never show up without their text. `docusaurus start` keeps the original,
  * which it rewrites as pages change.
  */
-import {mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
+import {aliasToCopy} from './generatedCopy';
 
 type JsonObject = Record<string, unknown>;
 
@@ -119,15 +120,12 @@ export default function slimDocsVersion(context: LoadContext): Plugin {
         }
         for (const file of readdirSync(propsDir).filter((name) => name.endsWith('.json'))) {
           const slim = slimVersionProps(readFileSync(join(propsDir, file), 'utf8'));
-          if (slim === null) {
-            continue;
+          if (slim !== null) {
+            Object.assign(
+              alias,
+              aliasToCopy(join(propsDir, file), join(slimDir, pluginId, file), slim),
+            );
           }
-          const target = join(slimDir, pluginId, file);
-          mkdirSync(join(slimDir, pluginId), {recursive: true});
-          writeFileSync(target, slim);
-          // Keyed by the resolved path: `@generated/...` resolves through the alias of the
-          // whole folder first, then the result through this one.
-          alias[`${join(propsDir, file)}$`] = target;
         }
       }
       return {resolve: {alias}};

@@ -8,9 +8,9 @@
  * In production builds this plugin points the browser bundle at a copy of the config without
  * those fields; the server bundle and `docusaurus start` keep the original.
  */
-import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import type {DocusaurusConfig, LoadContext, Plugin} from '@docusaurus/types';
+import {aliasToCopy} from './generatedCopy';
 
 /** Fields of the site config that no browser code reads. */
 export const serverOnlyFields = ['headTags', 'ssrTemplate'] as const;
@@ -31,14 +31,17 @@ export default function slimSiteConfig(context: LoadContext): Plugin {
       if (isServer || config.mode !== 'production') {
         return {};
       }
-      const dir = join(context.generatedFilesDir, 'nest-slim-site-config', 'browser');
-      const target = join(dir, 'docusaurus.config.mjs');
-      mkdirSync(dir, {recursive: true});
-      writeFileSync(target, browserConfigModule(context.siteConfig));
-      // Keyed by the resolved path: `@generated/...` resolves through the alias of the whole
-      // folder first, then the result through this one.
-      const original = join(context.generatedFilesDir, 'docusaurus.config.mjs');
-      return {resolve: {alias: {[`${original}$`]: target}}};
+      const alias = aliasToCopy(
+        join(context.generatedFilesDir, 'docusaurus.config.mjs'),
+        join(
+          context.generatedFilesDir,
+          'nest-slim-site-config',
+          'browser',
+          'docusaurus.config.mjs',
+        ),
+        browserConfigModule(context.siteConfig),
+      );
+      return {resolve: {alias}};
     },
   };
 }
