@@ -37,17 +37,13 @@ import {tmpdir} from 'node:os';
 import {dirname, join, relative} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {chromePath, chromiumArgs} from './chromium.mjs';
+import {option} from './options.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const benchDir = join(root, 'tools', 'bench');
 const resultsDir = join(root, 'bench', 'results');
 const budgetsPath = join(root, 'bench', 'budgets.json');
 
-/** @param {string} name */
-function option(name) {
-  const index = process.argv.indexOf(`--${name}`);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
 const runs = Number(option('runs') ?? 3);
 const variants = (option('variants') ?? 'first-party,defaults').split(',');
 const pages = (option('pages') ?? '/,/controllers,/techniques/queues').split(',');

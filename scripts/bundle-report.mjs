@@ -19,15 +19,11 @@ import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {gzipSync} from 'node:zlib';
 import {SourceMapConsumer} from 'source-map';
+import {option} from './options.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(tmpdir(), 'nest-docs-bundle-report');
 
-/** @param {string} name */
-function option(name) {
-  const index = process.argv.indexOf(`--${name}`);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
 const chunks = (option('chunks') ?? 'runtime~main,main').split(',');
 const top = Number(option('top') ?? 25);
 

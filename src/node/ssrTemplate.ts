@@ -4,14 +4,14 @@
  * It is Docusaurus' own template (@docusaurus/core/lib/ssg/ssgTemplate.html.js, 3.10) with one
  * change: the two bundles (the runtime and `main`) are not `<script defer>` tags in the head,
  * which the browser fetches at once and runs as soon as the document is parsed, often before
- * the first paint. An inline script at the end of the body requests them once the first frame
- * has been painted instead (`loadBundles`). Every page is rendered in full on the server, so the reader sees the
- * whole article at the first paint; React then takes over moments later.
+ * the first paint. An inline script at the end of the body requests them once the browser
+ * reports the first paint instead (`loadBundles`). Every page is rendered in full on the server,
+ * so the reader sees the whole article at the first paint; React takes over moments later.
  *
  * Measured with Lighthouse (mobile, simulated throttling, this 2-core machine): with the defer
  * tags the main bundle (~120 KiB gzip) finished loading and ran before the first paint of a fast
  * load, so the simulation counted its download and evaluation before the first text: LCP 2.0-2.5 s.
- * Requested after the first frame, it is out of that path: LCP 1.0-1.6 s on the same pages. Run to
+ * Requested after the first paint, it is out of that path: LCP 1.0-1.6 s on the same pages. Run to
  * run noise is large (TBT swings by 100-200 ms); `npm run bench` gives medians.
  *
  * The cost: on a first visit over a slow network the bundles start downloading once the page

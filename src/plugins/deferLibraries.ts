@@ -9,15 +9,9 @@
  * - mark.js, which the local search plugin imports to highlight searched terms, is
  *   swapped for src/components/SearchHighlight/lazyMark.ts.
  */
-import {createRequire} from 'node:module';
-import {dirname, join} from 'node:path';
+import {join} from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
-
-/** Where a package is installed, as seen from the site. */
-function packageDir(siteDir: string, name: string): string {
-  const require = createRequire(join(siteDir, 'package.json'));
-  return dirname(require.resolve(`${name}/package.json`));
-}
+import {packageDir} from '../node/packageDir';
 
 /** The requests to replace, as the generated files spell them (absolute paths). */
 export function replacedModules(siteDir: string): {prismLanguages: string; markJs: string} {

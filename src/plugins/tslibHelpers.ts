@@ -11,14 +11,13 @@
  * fails there (and, at the latest, in every browser test: the bundle would not start).
  */
 import {readFileSync, readdirSync} from 'node:fs';
-import {createRequire} from 'node:module';
-import {dirname, join} from 'node:path';
+import {join} from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
+import {packageDir} from '../node/packageDir';
 
-/** The packages whose `tslib` is narrowed: their compiled files. */
+/** The compiled files of the package whose `tslib` is narrowed. */
 export function utilsCommonLib(siteDir: string): string {
-  const require = createRequire(join(siteDir, 'package.json'));
-  return join(dirname(require.resolve('@docusaurus/utils-common/package.json')), 'lib');
+  return join(packageDir(siteDir, '@docusaurus/utils-common'), 'lib');
 }
 
 /** The tslib helpers the compiled files in `libDir` call (`tslib_1.__name`). */
