@@ -1,7 +1,8 @@
 /**
- * Companies and organisations publicly known to build with Nest: the
- * "Who is using Nest?" page (docs/discover/companies.mdx) renders a logo wall
- * of the entries with `logo: true` and a plain list of all of them.
+ * Companies and organisations that asked to be listed as building with Nest:
+ * the "Who is using Nest?" page (docs/discover/companies.mdx) renders a logo
+ * wall of the entries with `logo: true` and a plain list of links of the
+ * others, both in the order below.
  *
  * A logo is `static/img/companies/<slug>.svg` (see `companySlug`): a simple
  * monochrome wordmark, 240 x 80. To be listed, reply in the discussion thread
@@ -9,6 +10,7 @@
  */
 export interface Company {
   readonly name: string;
+  /** The organisation's site, as it was given to us (a few have no https). */
   readonly url: string;
   /** Whether `static/img/companies/<slug>.svg` exists and the company is on the logo wall. */
   readonly logo: boolean;
@@ -18,70 +20,102 @@ export interface Company {
 export const logoSize = {width: 240, height: 80} as const;
 
 export const companies: readonly Company[] = [
-  // On the framework's own "Who is using Nest?" wall.
-  {name: 'Roche', url: 'https://www.roche.com', logo: true},
-  {name: 'Adidas', url: 'https://www.adidas.com', logo: true},
-  {name: 'Decathlon', url: 'https://www.decathlon.com', logo: true},
-  {name: 'Autodesk', url: 'https://www.autodesk.com', logo: true},
-  {name: 'Société Générale', url: 'https://www.societegenerale.com', logo: true},
-  {name: 'Capgemini', url: 'https://www.capgemini.com', logo: true},
-  {name: 'Sanofi', url: 'https://www.sanofi.com', logo: true},
-  {name: 'Gojob', url: 'https://gojob.com', logo: true},
-  {name: 'Neoteric', url: 'https://neoteric.eu', logo: true},
+  // The logo wall.
+  {name: 'Roche', url: 'https://roche.com', logo: true},
+  {name: 'Adidas', url: 'https://adidas.com', logo: true},
+  {name: 'Capgemini', url: 'https://capgemini.com', logo: true},
+  {name: 'Société Générale', url: 'https://www.societegenerale.fr/', logo: true},
+  {name: 'REWE digital', url: 'https://rewe-digital.com/', logo: true},
+  {name: 'Decathlon', url: 'https://www.decathlon.com/', logo: true},
+  {name: 'Autodesk', url: 'https://www.autodesk.com/', logo: true},
+  {name: 'Neo4j', url: 'https://www.neo4j.com/', logo: true},
+  {name: 'Shipt', url: 'https://www.shipt.com/', logo: true},
+  {name: 'Sanofi', url: 'https://github.com/Sanofi-IADC', logo: true},
+  {name: 'Valor Software', url: 'https://valor-software.com/', logo: true},
+  {name: 'SitePen', url: 'https://sitepen.com', logo: true},
+  {name: 'Gojob', url: 'https://gojob.com/', logo: true},
+  {name: 'Neoteric', url: 'https://neoteric.eu/', logo: true},
+  {name: 'Trellis', url: 'https://trellis.org/', logo: true},
+  {name: 'Scalio', url: 'https://scal.io', logo: true},
+  {name: 'SwingDev', url: 'https://swingdev.io/', logo: true},
+  {name: 'Cultura Colectiva', url: 'https://culturacolectiva.com', logo: true},
   {name: 'Trilon', url: 'https://trilon.io', logo: true},
-  {name: 'Valor Software', url: 'https://valor-software.com', logo: true},
-  {name: 'Swingdev', url: 'https://swingdev.io', logo: false},
-  {name: 'Crowdlinker', url: 'https://crowdlinker.com', logo: false},
-  {name: 'Scalio', url: 'https://scal.io', logo: false},
-  {name: 'Significa', url: 'https://significa.co', logo: false},
-  {name: 'Quander', url: 'https://quander.io', logo: false},
-  {name: 'Sclable', url: 'https://sclable.com', logo: false},
-  {name: 'QingCloud', url: 'https://www.qingcloud.com', logo: false},
-  {name: 'YanRongYun', url: 'https://www.yanrongyun.com', logo: false},
-  {name: 'ArchitectNow', url: 'https://www.architectnow.net', logo: false},
-  {name: 'Genuinebee', url: 'https://genuinebee.com', logo: false},
-  {name: 'Run Players League', url: 'https://runplayersleague.com', logo: false},
-  {name: 'BEDU', url: 'https://bedu.org', logo: false},
-  {name: 'interfacewerk', url: 'https://interfacewerk.de', logo: false},
-  {name: 'ottonova', url: 'https://www.ottonova.de', logo: false},
-  {name: 'Padfever', url: 'https://padfever.com', logo: false},
-  {name: 'Dayzim', url: 'https://dayzim.com', logo: false},
-  {name: 'Kerberus', url: 'https://www.kerberus.com.co', logo: false},
-  {name: 'Gorrion', url: 'https://gorrion.io', logo: false},
-  // Products whose public source code is built on Nest.
-  {name: 'Novu', url: 'https://novu.co', logo: true},
-  {name: 'Twenty', url: 'https://twenty.com', logo: true},
-  {name: 'Amplication', url: 'https://amplication.com', logo: true},
-  {name: 'Hoppscotch', url: 'https://hoppscotch.io', logo: true},
-  {name: 'Cal.com', url: 'https://cal.com', logo: true},
-  {name: 'ToolJet', url: 'https://www.tooljet.com', logo: true},
-  {name: 'NocoDB', url: 'https://nocodb.com', logo: true},
-  {name: 'Vendure', url: 'https://vendure.io', logo: true},
-  {name: 'Immich', url: 'https://immich.app', logo: true},
-  {name: 'Ghostfolio', url: 'https://ghostfol.io', logo: true},
-  {name: 'AFFiNE', url: 'https://affine.pro', logo: true},
-  {name: 'Safe', url: 'https://safe.global', logo: true},
-  {name: 'Lido', url: 'https://lido.fi', logo: true},
-  {name: 'Ever Co.', url: 'https://ever.co', logo: false},
-  {name: 'Misskey', url: 'https://misskey-hub.net', logo: false},
-  {name: 'Docmost', url: 'https://docmost.com', logo: false},
-  {name: 'Reactive Resume', url: 'https://rxresu.me', logo: false},
-  {name: 'Teable', url: 'https://teable.io', logo: false},
-  {name: 'Postiz', url: 'https://postiz.com', logo: false},
-  {name: 'Unraid', url: 'https://unraid.net', logo: false},
-  {name: 'HedgeDoc', url: 'https://hedgedoc.org', logo: false},
-  {name: 'APITable', url: 'https://apitable.com', logo: false},
-  {name: 'Pezzo', url: 'https://pezzo.ai', logo: false},
-  {name: 'Rocketadmin', url: 'https://rocketadmin.com', logo: false},
-  {name: 'HeyForm', url: 'https://heyform.net', logo: false},
-  {name: 'OhMyForm', url: 'https://ohmyform.com', logo: false},
-  {name: 'Laudspeaker', url: 'https://laudspeaker.com', logo: false},
-  {name: 'Scrapoxy', url: 'https://scrapoxy.io', logo: false},
-  {name: 'Kubero', url: 'https://www.kubero.dev', logo: false},
-  {name: 'dBildungscloud', url: 'https://dbildungscloud.de', logo: false},
-  {name: 'Tegon', url: 'https://tegon.ai', logo: false},
-  {name: 'OpenSauced', url: 'https://opensauced.pizza', logo: false},
-  {name: 'Homebridge', url: 'https://homebridge.io', logo: false},
+  {name: 'ArchitectNow', url: 'http://architectnow.net', logo: true},
+  {name: 'iflix', url: 'https://www.iflix.com', logo: true},
+  {name: 'Genuinebee', url: 'https://genuinebee.com/', logo: true},
+  {name: 'Run Players League', url: 'https://runplayersleague.com', logo: true},
+  {name: 'YanRongYun', url: 'http://www.yanrongyun.com', logo: true},
+  {name: 'Sclable', url: 'https://sclable.com', logo: true},
+  {name: 'Dozto', url: 'https://www.dozto.com', logo: true},
+  {name: 'QingTui', url: 'https://www.qingtui.cn/', logo: true},
+  {name: 'Crowdlinker', url: 'https://crowdlinker.com/', logo: true},
+  {name: 'Nothing', url: 'https://nothing.ch/', logo: true},
+  {name: 'SwissDevJobs', url: 'https://swissdevjobs.ch/jobs/Dev-Ops/All', logo: true},
+  {name: 'ZEO', url: 'https://zeo.org/tr/', logo: true},
+  {name: 'ValueAdd', url: 'https://valueadd.pl/', logo: true},
+  {name: 'BEDU', url: 'https://bedu.org', logo: true},
+  {name: 'ShopBack', url: 'https://shopback.com', logo: true},
+  {name: 'Facile.it', url: 'https://www.facile.it', logo: true},
+  {name: 'interfacewerk', url: 'https://interfacewerk.de', logo: true},
+  {name: 'ottonova', url: 'https://www.ottonova.de', logo: true},
+  {name: 'Radity', url: 'https://radity.com', logo: true},
+  {name: 'Global CTO Forum', url: 'https://globalctoforum.org/', logo: true},
+  {name: 'Rivvy', url: 'https://rivvy.app', logo: true},
+  {name: 'Vue Storefront', url: 'https://www.vuestorefront.io/', logo: true},
+  // The plain list.
+  {name: 'Gorrion', url: 'https://gorrion.io/', logo: false},
+  {name: 'Baltic Data Science', url: 'http://balticdatascience.com/', logo: false},
+  {name: 'ProHabits', url: 'https://prohabits.com/', logo: false},
+  {name: 'Komed Health', url: 'https://komed-health.com/', logo: false},
+  {name: 'Kerberus', url: 'https://kerberus.com.co/', logo: false},
+  {name: 'Xtremis', url: 'http://xtremis.com/', logo: false},
+  {name: 'Notadd', url: 'https://notadd.com/', logo: false},
+  {name: 'JSDaddy', url: 'http://jsdaddy.io/', logo: false},
+  {name: 'Yumpingo', url: 'https://yumpingo.com/', logo: false},
+  {name: 'Analytics Importer', url: 'https://analytics-importer.cz/', logo: false},
+  {name: 'Dayzim', url: 'https://dayzim.com/', logo: false},
+  {name: 'WizKids', url: 'https://wizkids.co.uk/', logo: false},
+  {name: 'Pilvia', url: 'https://pilvia.com/', logo: false},
+  {name: 'wi-Q', url: 'https://wi-q.com/', logo: false},
+  {name: 'Agrofel', url: 'http://agrofel.com.br', logo: false},
+  {name: 'Société Générale Group', url: 'https://societegenerale.com/', logo: false},
+  {name: 'Hulan Trashpanda', url: 'https://trashpanda.hulan.nl/', logo: false},
+  {name: 'ByteDance', url: 'https://bytedance.com/', logo: false},
+  {name: 'VoterCircle', url: 'https://votercircle.com', logo: false},
+  {name: 'erento', url: 'https://erento.com', logo: false},
+  {name: 'Manticore Labs', url: 'https://ideas.manticore-labs.com/', logo: false},
+  {name: 'Smartex Lab', url: 'https://smartexlab.com/', logo: false},
+  {name: 'Automama', url: 'https://automama.ru/', logo: false},
+  {name: 'Frontend Watch', url: 'https://frontendwatch.com/', logo: false},
+  {name: 'Mobile Jazz', url: 'https://mobilejazz.com/', logo: false},
+  {name: 'CGIandI', url: 'https://cgiandi.com/', logo: false},
+  {name: 'TitleX', url: 'https://www.titlex.com.au/', logo: false},
+  {name: 'Codengage', url: 'https://codengage.com/', logo: false},
+  {name: 'BudaCode', url: 'https://budacode.com/', logo: false},
+  {name: 'Blue Anchor', url: 'https://blueanchor.io/', logo: false},
+  {name: 'EasyMetrics', url: 'https://www.easymetrics.com/', logo: false},
+  {name: 'Apollo', url: 'https://getapollo.io/', logo: false},
+  {name: 'Big Bench', url: 'https://big-bench.com/', logo: false},
+  {name: 'Rosebay Consult', url: 'https://www.rosebayconsult.com/', logo: false},
+  {name: 'Patrocinium', url: 'https://www.patrocinium.com/', logo: false},
+  {name: 'Creators Daily', url: 'https://creatorsdaily.com', logo: false},
+  {name: 'Autoscar', url: 'https://autoscar.com.br', logo: false},
+  {name: 'Mediktiv', url: 'https://www.mediktiv.com', logo: false},
+  {name: 'Harmonize Health', url: 'https://harmonize.health', logo: false},
+  {name: 'Accerlery', url: 'https://accerlery.be', logo: false},
+  {name: 'HaloJasa', url: 'https://halojasa.com', logo: false},
+  {name: 'Hexito', url: 'https://hexito.com', logo: false},
+  {name: 'Padfever', url: 'https://padfever.com/', logo: false},
+  {name: 'Datenlotse', url: 'https://datenlotse.org', logo: false},
+  {name: 'Bemum', url: 'https://bemum.co', logo: false},
+  {name: 'Optimeye', url: 'https://weoptimeye.ai', logo: false},
+  {name: 'NemoVote', url: 'https://nemovote.com', logo: false},
+  {name: 'Selleo', url: 'https://selleo.com', logo: false},
+  {name: 'Pchas', url: 'https://pchas.ir', logo: false},
+  {name: 'Tayeh', url: 'https://tayeh.ir', logo: false},
+  {name: 'Forwardigital', url: 'https://forwardigital.co.uk', logo: false},
+  {name: 'Rozetka', url: 'https://rozetka.com.ua', logo: false},
+  {name: 'iTrio', url: 'https://www.itrio.net', logo: false},
 ];
 
 /** The file-name slug of a company: `Société Générale` -> `societe-generale`. */
@@ -102,7 +136,7 @@ export function logoPath(company: Company): string {
 /** The logo wall: companies with a logo, in the order above. */
 export const companiesWithLogos: readonly Company[] = companies.filter((company) => company.logo);
 
-/** The plain list: every company, by name. */
-export const companiesByName: readonly Company[] = [...companies].sort((a, b) =>
-  a.name.localeCompare(b.name, 'en', {sensitivity: 'base'}),
+/** The plain list: companies without a logo, in the order above. */
+export const companiesWithoutLogos: readonly Company[] = companies.filter(
+  (company) => !company.logo,
 );

@@ -1,13 +1,13 @@
 /**
- * The "Who is using Nest?" page's logo wall and plain list, both read from
- * src/data/companies.ts.
+ * The "Who is using Nest?" page's logo wall and plain list of links, both read
+ * from src/data/companies.ts (in its order).
  */
 import React, {type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import {
-  companiesByName,
   companiesWithLogos,
+  companiesWithoutLogos,
   logoPath,
   logoSize,
   type Company,
@@ -50,7 +50,7 @@ export function CompanyLogos(): ReactNode {
 export function CompanyList(): ReactNode {
   return (
     <ul className={styles.list} data-company-list="">
-      {companiesByName.map((company) => (
+      {companiesWithoutLogos.map((company) => (
         <li key={company.name}>
           <Link href={company.url}>{company.name}</Link>
         </li>
