@@ -73,6 +73,10 @@ test.describe('code pairs', () => {
     await expect(pair.locator('[data-code-pair-filename="js"]')).toBeHidden();
     // Only the inactive language is offered; the hidden button is not in the accessibility tree.
     await expect(pair.getByRole('button', {name: 'Show JavaScript'})).toHaveText('JS');
+    // WCAG 2.5.3, label in name: the accessible name starts with the visible label.
+    await expect(pair.getByRole('button', {name: 'JS, show JavaScript', exact: true})).toHaveCount(
+      1,
+    );
     await expect(pair.getByRole('button', {name: 'Show TypeScript'})).toHaveCount(0);
     await expect(half(pair, 'ts').locator('pre code')).toBeVisible();
     await expect(half(pair, 'js')).toBeHidden();
@@ -95,6 +99,9 @@ test.describe('code pairs', () => {
     );
     await expect(pair.locator('[data-code-pair-filename="ts"]')).toBeHidden();
     await expect(pair.getByRole('button', {name: 'Show TypeScript'})).toHaveText('TS');
+    await expect(pair.getByRole('button', {name: 'TS, show TypeScript', exact: true})).toHaveCount(
+      1,
+    );
     await expect(pair.getByRole('button', {name: 'Show JavaScript'})).toHaveCount(0);
     await expectAllPairsShow(page, 'js');
     // After React caught up, the hidden halves carry `hidden` as well.

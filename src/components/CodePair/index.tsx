@@ -150,13 +150,15 @@ function Switch({to, self, other, pair}: SwitchProps): ReactNode {
     to === 'js'
       ? translate({
           id: 'theme.codePair.showJavaScript',
-          message: 'Show JavaScript',
-          description: 'Accessible name of the code pair button that switches to JavaScript',
+          message: 'JS, show JavaScript',
+          description:
+            'Accessible name of the code pair button that switches to JavaScript; starts with its visible label (WCAG 2.5.3)',
         })
       : translate({
           id: 'theme.codePair.showTypeScript',
-          message: 'Show TypeScript',
-          description: 'Accessible name of the code pair button that switches to TypeScript',
+          message: 'TS, show TypeScript',
+          description:
+            'Accessible name of the code pair button that switches to TypeScript; starts with its visible label (WCAG 2.5.3)',
         });
   return (
     <button
