@@ -20,7 +20,7 @@ import focusableTables from './src/remark/focusableTables';
 import headingOrder from './src/remark/headingOrder';
 
 const siteTitle = 'NestJS - A progressive Node.js framework';
-// Local search by default, Algolia DocSearch when its keys are set (see src/node/search.ts).
+// Pagefind by default, Algolia DocSearch when its keys are set (see src/node/search.ts).
 const search = searchConfig(process.env);
 
 /** Light and dark code colours behind one variable-based Prism theme. */
@@ -121,8 +121,6 @@ const config = {
     ],
   ],
 
-  themes: search.themes,
-
   plugins: [
     requireDescriptions,
     deferLibraries,
@@ -132,6 +130,7 @@ const config = {
     sourceMaps,
     (context: LoadContext) =>
       redirectsPlugin(context, {redirects: emittedRedirects(), noindexMarker}),
+    ...search.plugins,
   ],
 
   themeConfig: {

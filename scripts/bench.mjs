@@ -17,8 +17,12 @@
  * bench/results/<time>.json (and latest.json), and checks the first-party figures against
  * bench/budgets.json. Exit code 1 when a budget is missed.
  *
+ * 4. Measures search cold on the first-party build (scripts/search-bench.mjs): a reader on a
+ *    phone-class connection taps the header box and types; the time to the first suggestion and
+ *    the bytes the server sent for it.
+ *
  * Options: --runs N (default 3), --variants first-party,defaults, --pages /,/controllers,
- * --no-build (reuse the builds from the previous run).
+ * --no-build (reuse the builds from the previous run), --search-only (no Lighthouse).
  * Lighthouse and the server live in tools/bench (own package.json, installed on first use).
  */
 import {spawn, spawnSync} from 'node:child_process';
@@ -38,6 +42,7 @@ import {dirname, join, relative} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {chromePath, chromiumArgs} from './chromium.mjs';
 import {option} from './options.mjs';
+import {network, searchCold} from './search-bench.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const benchDir = join(root, 'tools', 'bench');
@@ -48,6 +53,13 @@ const runs = Number(option('runs') ?? 3);
 const variants = (option('variants') ?? 'first-party,defaults').split(',');
 const pages = (option('pages') ?? '/,/controllers,/techniques/queues').split(',');
 const build = !process.argv.includes('--no-build');
+const searchOnly = process.argv.includes('--search-only');
+/** The search-cold queries: what a reader types, and the lead from the tap to the first key. */
+const searchQueries = [
+  {name: 'one word', query: 'ParseIntPipe', leadMs: 300},
+  {name: 'one word, no lead', query: 'ParseIntPipe', leadMs: 0},
+  {name: 'three words', query: 'validate query params', leadMs: 300},
+];
 const formFactors = /** @type {const} */ (['mobile', 'desktop']);
 
 // ---------------------------------------------------------------- packages
@@ -166,7 +178,33 @@ async function serve(dir) {
   const compress = compression();
   const assets = sirv(dir, {extensions: ['html'], etag: true, maxAge: 31536000, immutable: false});
   const notFound = readFileSync(join(dir, '404.html'));
+  /** @type {import('./search-bench.mjs').ByteCounter} */
+  const counter = {bytes: 0, urls: []};
   const server = createServer((req, res) => {
+    // Count what reaches the socket: wrapped before `compression` wraps these in turn.
+    const {write, end} = res;
+    /** @param {unknown} chunk */
+    const count = (chunk) => {
+      if (typeof chunk === 'string') counter.bytes += Buffer.byteLength(chunk);
+      else if (chunk instanceof Uint8Array) counter.bytes += chunk.byteLength;
+    };
+    res.write = /** @type {typeof res.write} */ (
+      /** @type {unknown} */ (
+        function (/** @type {unknown} */ chunk) {
+          count(chunk);
+          return Reflect.apply(write, res, arguments);
+        }
+      )
+    );
+    res.end = /** @type {typeof res.end} */ (
+      /** @type {unknown} */ (
+        function (/** @type {unknown} */ chunk) {
+          if (typeof chunk !== 'function') count(chunk);
+          return Reflect.apply(end, res, arguments);
+        }
+      )
+    );
+    counter.urls.push(req.url ?? '');
     compress(req, res, () =>
       assets(req, res, () => {
         res.writeHead(404, {'content-type': 'text/html; charset=utf-8'});
@@ -177,7 +215,7 @@ async function serve(dir) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('server has no port');
-  return {origin: `http://127.0.0.1:${address.port}`, close: () => server.close()};
+  return {origin: `http://127.0.0.1:${address.port}`, counter, close: () => server.close()};
 }
 
 // ---------------------------------------------------------------- lighthouse
@@ -331,11 +369,12 @@ function table(variant, results) {
 }
 
 /**
- * @typedef {{figure: string, formFactor?: 'mobile' | 'desktop', pages?: string[], min?: number, max?: number, note?: string}} Budget
+ * @typedef {{figure: string, formFactor?: 'mobile' | 'desktop', pages?: string[], search?: string, min?: number, max?: number, note?: string}} Budget
  * @param {Record<string, Record<string, Run>>} results
  * @param {{seconds: number} | undefined} buildFigures
+ * @param {Record<string, SearchRun>} search
  */
-function checkBudgets(results, buildFigures) {
+function checkBudgets(results, buildFigures, search) {
   /** @type {{budgets: Budget[]}} */
   const {budgets} = JSON.parse(readFileSync(budgetsPath, 'utf8'));
   const lines = [];
@@ -345,6 +384,12 @@ function checkBudgets(results, buildFigures) {
     const measured = [];
     if (budget.figure === 'buildSeconds') {
       if (buildFigures) measured.push(['build', buildFigures.seconds]);
+    } else if (budget.search) {
+      const run = search[budget.search];
+      const key = /** @type {keyof SearchRun} */ (
+        budget.figure.replace(/^search/, '').replace(/^./, (c) => c.toLowerCase())
+      );
+      if (run) measured.push([`search "${run.query}" (${budget.search})`, Number(run[key])]);
     } else {
       for (const page of budget.pages ?? Object.keys(results)) {
         const run = results[page]?.[budget.formFactor ?? 'mobile'];
@@ -371,6 +416,29 @@ function checkBudgets(results, buildFigures) {
   return missed;
 }
 
+/**
+ * @typedef {{query: string, leadMs: number, firstMs: number, firstKiB: number, settledMs: number, settledKiB: number, requests: number}} SearchRun
+ * @param {Record<string, SearchRun>} search
+ */
+function searchTable(search) {
+  const entries = Object.entries(search);
+  if (entries.length === 0) return;
+  console.log(
+    `\nsearch cold on /controllers (medians of ${runs}; ${network.latencyMs} ms RTT, ` +
+      `${network.downloadKbps / 1000} Mbit/s down, ${network.cpuSlowdown}x CPU, cold cache)`,
+  );
+  console.log(
+    'query                                    lead ms  first ms  first KiB  settled ms  settled KiB  reqs',
+  );
+  for (const [name, run] of entries) {
+    console.log(
+      `${`${name}: "${run.query}"`.padEnd(40)}${fixed(run.leadMs).padStart(8)}${fixed(run.firstMs).padStart(10)}` +
+        `${fixed(run.firstKiB, 1).padStart(11)}${fixed(run.settledMs).padStart(12)}` +
+        `${fixed(run.settledKiB, 1).padStart(13)}${fixed(run.requests).padStart(6)}`,
+    );
+  }
+}
+
 // ---------------------------------------------------------------- main
 
 async function main() {
@@ -387,6 +455,8 @@ async function main() {
   const all = {};
   /** @type {Record<string, unknown>} */
   const builds = {};
+  /** @type {Record<string, SearchRun>} */
+  const search = {};
   for (const [index, variant] of variants.entries()) {
     const outDir = join(outRoot, variant);
     const env = {...process.env};
@@ -408,7 +478,7 @@ async function main() {
     /** @type {Record<string, Record<string, Run>>} */
     const results = {};
     try {
-      for (const page of pages) {
+      for (const page of searchOnly ? [] : pages) {
         results[page] = {};
         for (const formFactor of formFactors) {
           /** @type {Run[]} */
@@ -420,13 +490,31 @@ async function main() {
           process.stdout.write('.');
         }
       }
+      if (variant === 'first-party') {
+        for (const {name, query, leadMs} of searchQueries) {
+          /** @type {Omit<SearchRun, 'query' | 'leadMs'>[]} */
+          const list = [];
+          for (let run = 0; run < runs; run += 1) {
+            list.push(await searchCold(server.origin, server.counter, {query, leadMs}));
+          }
+          const medians = Object.fromEntries(
+            Object.keys(list[0]).map((key) => [
+              key,
+              median(list.map((run) => run[/** @type {keyof typeof run} */ (key)])),
+            ]),
+          );
+          search[name] = /** @type {SearchRun} */ ({query, leadMs, ...medians});
+          process.stdout.write('.');
+        }
+      }
     } finally {
       await chrome.kill();
       server.close();
     }
     all[variant] = results;
-    table(variant, results);
+    if (!searchOnly) table(variant, results);
   }
+  searchTable(search);
   for (const [variant, results] of Object.entries(all)) {
     for (const [page, byForm] of Object.entries(results)) {
       for (const [form, run] of Object.entries(byForm)) {
@@ -450,9 +538,13 @@ async function main() {
   }
   const firstParty = all['first-party'];
   const missed = firstParty
-    ? checkBudgets(firstParty, /** @type {{seconds: number} | undefined} */ (builds['first-party']))
+    ? checkBudgets(
+        firstParty,
+        /** @type {{seconds: number} | undefined} */ (builds['first-party']),
+        search,
+      )
     : 0;
-  Object.assign(report, {builds, results: all, budgetsMissed: missed});
+  Object.assign(report, {builds, results: all, search, budgetsMissed: missed});
   mkdirSync(resultsDir, {recursive: true});
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   writeFileSync(join(resultsDir, `${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);

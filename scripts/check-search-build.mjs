@@ -1,7 +1,7 @@
 // @ts-check
 // Tells which search a production build carries, and fails unless it is exactly one of:
-// - local: `search-index*.json` (listing every page of the sitemap), the local search bundle and
-//   the header input `.navbar__search-input`, and nothing of DocSearch;
+// - local: the Pagefind bundle `pagefind/` (its script, and `pages.json` listing every page of
+//   the sitemap) and the header combobox `input#search`, and nothing of DocSearch;
 // - algolia: the DocSearch button, its bundle and the preconnect to `<appId>-dsn.algolia.net`,
 //   and no local index.
 //   node scripts/check-search-build.mjs [--expect local|algolia] [build-dir]    (default: build/)
@@ -18,15 +18,15 @@ import {gzipSync} from 'node:zlib';
  * @property {string} file
  * @property {number} bytes
  * @property {number} gzipBytes
- * @property {string[]} pages routes of the indexed pages (the title documents)
+ * @property {string[]} pages routes of the indexed pages
  */
 
 /**
  * @typedef {object} SearchBuild
  * @property {'local' | 'algolia' | 'both' | 'none'} mode
  * @property {IndexFile[]} indexFiles
- * @property {boolean} localBundle a script carries the local search (`search-index{dir}.json`)
- * @property {boolean} localInput the home page has the local search input
+ * @property {boolean} localBundle the build has Pagefind's script
+ * @property {boolean} localInput the home page has the search combobox
  * @property {boolean} docSearchButton the home page has the DocSearch button
  * @property {boolean} docSearchBundle a script carries DocSearch
  * @property {string | null} algoliaAppId from the preconnect link of the home page
@@ -54,17 +54,27 @@ function sitemapRoutes(dir) {
   return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]).pathname);
 }
 
-/** @param {string} dir @param {string} file @returns {IndexFile} */
-function readIndexFile(dir, file) {
-  const raw = readFileSync(join(dir, file));
-  /** @type {{documents: {u: string}[]}[]} */
-  const indexes = JSON.parse(raw.toString('utf8'));
-  return {
-    file,
-    bytes: raw.length,
-    gzipBytes: gzipSync(raw, {level: 9}).length,
-    pages: (indexes[0]?.documents ?? []).map((document) => document.u),
-  };
+/**
+ * The Pagefind bundle: its size on disk (its index files are gzip already) and the pages its
+ * page list names.
+ * @param {string} dir @returns {IndexFile}
+ */
+function readPagefind(dir) {
+  const bundle = join(dir, 'pagefind');
+  let bytes = 0;
+  let gzipBytes = 0;
+  for (const entry of readdirSync(bundle, {recursive: true, withFileTypes: true})) {
+    if (!entry.isFile()) continue;
+    const raw = readFileSync(join(entry.parentPath, entry.name));
+    bytes += raw.length;
+    gzipBytes += /\.(js|json|css)$/.test(entry.name)
+      ? gzipSync(raw, {level: 9}).length
+      : raw.length;
+  }
+  const listFile = join(bundle, 'pages.json');
+  /** @type {{pages: [string, string, string, string][]}} */
+  const list = existsSync(listFile) ? JSON.parse(readFileSync(listFile, 'utf8')) : {pages: []};
+  return {file: 'pagefind/', bytes, gzipBytes, pages: list.pages.map((page) => page[1])};
 }
 
 /**
@@ -76,12 +86,9 @@ export function inspectSearchBuild(dir) {
   const home = join(dir, 'index.html');
   const html = existsSync(home) ? readFileSync(home, 'utf8') : '';
   const js = scripts(dir);
-  const indexFiles = readdirSync(dir)
-    .filter((name) => /^search-index.*\.json$/.test(name))
-    .sort()
-    .map((file) => readIndexFile(dir, file));
-  const localBundle = js.some((code) => code.includes('search-index{dir}'));
-  const localInput = /<input\b[^>]*\bnavbar__search-input\b/.test(html);
+  const indexFiles = existsSync(join(dir, 'pagefind', 'pages.json')) ? [readPagefind(dir)] : [];
+  const localBundle = existsSync(join(dir, 'pagefind', 'pagefind.js'));
+  const localInput = /<input\b[^>]*\bid="?search"?[\s>][^>]*\brole="?combobox\b/.test(html);
   const docSearchButton = /\bDocSearch-Button\b/.test(html);
   const docSearchBundle = js.some((code) => code.includes('DocSearch-Modal'));
   const algoliaAppId = /https:\/\/([\w-]+)-dsn\.algolia\.net/.exec(html)?.[1] ?? null;
@@ -158,7 +165,7 @@ export function main(args, out = {log: console.log, error: console.error}) {
   if (build.mode === 'local') {
     for (const index of build.indexFiles) {
       out.log(
-        `local search: ${index.file}, ${size(index.bytes)} (${size(index.gzipBytes)} gzip), ` +
+        `local search (Pagefind): ${index.file}, ${size(index.bytes)} (${size(index.gzipBytes)} as served gzip), ` +
           `${index.pages.length} pages`,
       );
     }

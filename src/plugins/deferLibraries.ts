@@ -1,32 +1,28 @@
 /**
- * Keeps two libraries out of the main bundle, loading them when a page needs them:
- *
- * - Prism (see src/theme/CodeBlock/Content): the theme's `prism-include-languages`
- *   client module, which imports Prism on every page, is swapped for an empty module
- *   (src/components/CodeHighlight/Highlighted.tsx registers the languages in the
- *   highlighter's own chunk), and `@nest/code-highlighter` resolves to a lazy component
- *   in the browser bundle and to the highlighter itself in the server bundle.
- * - mark.js, which the local search plugin imports to highlight searched terms, is
- *   swapped for src/components/SearchHighlight/lazyMark.ts.
+ * Keeps Prism out of the main bundle, loading it when a page needs it (see
+ * src/theme/CodeBlock/Content): the theme's `prism-include-languages` client module, which
+ * imports Prism on every page, is swapped for an empty module
+ * (src/components/CodeHighlight/Highlighted.tsx registers the languages in the highlighter's
+ * own chunk), and `@nest/code-highlighter` resolves to a lazy component in the browser bundle
+ * and to the highlighter itself in the server bundle.
  */
 import {join} from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
 import {packageDir} from '../node/packageDir';
 
 /** The requests to replace, as the generated files spell them (absolute paths). */
-export function replacedModules(siteDir: string): {prismLanguages: string; markJs: string} {
+export function replacedModules(siteDir: string): {prismLanguages: string} {
   return {
     prismLanguages: join(
       packageDir(siteDir, '@docusaurus/theme-classic'),
       'lib',
       'prism-include-languages',
     ),
-    markJs: join(packageDir(siteDir, 'mark.js'), 'dist', 'mark.js'),
   };
 }
 
 export default function deferLibraries(context: LoadContext): Plugin {
-  const {prismLanguages, markJs} = replacedModules(context.siteDir);
+  const {prismLanguages} = replacedModules(context.siteDir);
   const dir = join(context.siteDir, 'src/components');
   return {
     name: 'defer-libraries',
@@ -40,7 +36,6 @@ export default function deferLibraries(context: LoadContext): Plugin {
               'CodeHighlight',
               isServer ? 'server.ts' : 'browser.ts',
             ),
-            [`${markJs}$`]: join(dir, 'SearchHighlight/lazyMark.ts'),
           },
         },
       };

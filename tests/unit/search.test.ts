@@ -1,31 +1,25 @@
-import {mkdtempSync, mkdirSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {gzipSync} from 'node:zlib';
 import {describe, expect, it} from 'vitest';
+import {defaultAlgoliaIndexName, searchConfig} from '../../src/node/search';
+import pagefindPlugin, {readFragment, routeOf, writePageList} from '../../src/plugins/pagefind';
+import {withHighlight} from '../../src/components/Search/engine';
+import type {PagefindResultData, PagefindSubResult} from '../../src/components/Search/pagefind';
 import {
-  defaultAlgoliaIndexName,
-  localSearchOptions,
-  localSearchTheme,
-  searchConfig,
-} from '../../src/node/search';
+  rankedSubResults,
+  searchPageUrl,
+  toPageResult,
+  toSuggestion,
+} from '../../src/components/Search/results';
 import {inspectSearchBuild, main} from '../../scripts/check-search-build.mjs';
 
 describe('searchConfig', () => {
-  it('uses the local search when no Algolia keys are set', () => {
+  it('uses the Pagefind plugin when no Algolia keys are set', () => {
     const config = searchConfig({});
     expect(config.algolia).toBeUndefined();
-    expect(config.themes).toEqual([[localSearchTheme, localSearchOptions]]);
-  });
-
-  it('indexes the docs served at the site root, not a blog', () => {
-    expect(localSearchOptions).toMatchObject({
-      docsRouteBasePath: '/',
-      indexDocs: true,
-      indexBlog: false,
-      hashed: true,
-      highlightSearchTermsOnTargetPage: true,
-      searchBarShortcutKeymap: 'mod+k',
-    });
+    expect(config.plugins).toEqual([pagefindPlugin]);
   });
 
   it('needs both the app id and the API key for Algolia', () => {
@@ -37,13 +31,13 @@ describe('searchConfig', () => {
     ]) {
       const config = searchConfig(env);
       expect(config.algolia, JSON.stringify(env)).toBeUndefined();
-      expect(config.themes).toHaveLength(1);
+      expect(config.plugins).toHaveLength(1);
     }
   });
 
   it('uses Algolia DocSearch, and only it, when both keys are set', () => {
     const config = searchConfig({ALGOLIA_APP_ID: 'APP', ALGOLIA_API_KEY: 'key'});
-    expect(config.themes).toEqual([]);
+    expect(config.plugins).toEqual([]);
     expect(config.algolia).toMatchObject({
       appId: 'APP',
       apiKey: 'key',
@@ -63,6 +57,147 @@ describe('searchConfig', () => {
   });
 });
 
+describe('pagefind plugin', () => {
+  it('indexes each built page under the route it is served at', () => {
+    expect(routeOf('index.html')).toBe('/');
+    expect(routeOf('controllers.html')).toBe('/controllers');
+    expect(routeOf(join('techniques', 'queues.html'))).toBe('/techniques/queues');
+    expect(routeOf(join('faq', 'index.html'))).toBe('/faq');
+    expect(routeOf('pipes.html', '/docs/')).toBe('/docs/pipes');
+  });
+
+  it('writes the page list from the fragments, with the metadata file to fetch early', async () => {
+    const bundle = mkdtempSync(join(tmpdir(), 'pagefind-'));
+    mkdirSync(join(bundle, 'fragment'));
+    const fragment = (url: string, title: string, section: string) =>
+      gzipSync(
+        Buffer.concat([
+          Buffer.from('pagefind_dcd'),
+          Buffer.from(JSON.stringify({url, meta: {title, section}, content: 'text'})),
+        ]),
+      );
+    writeFileSync(
+      join(bundle, 'fragment', 'en_b.pf_fragment'),
+      fragment('/pipes', 'Pipes', 'Overview'),
+    );
+    writeFileSync(
+      join(bundle, 'fragment', 'en_a.pf_fragment'),
+      fragment('/techniques/queues', 'Queues', 'Techniques'),
+    );
+    writeFileSync(
+      join(bundle, 'pagefind-entry.json'),
+      JSON.stringify({version: '1.6.0', languages: {en: {hash: 'en_123', page_count: 2}}}),
+    );
+    const list = await writePageList(bundle);
+    expect(list).toEqual({
+      meta: 'pagefind.en_123.pf_meta',
+      pages: [
+        ['en_a', '/techniques/queues', 'Queues', 'Techniques'],
+        ['en_b', '/pipes', 'Pipes', 'Overview'],
+      ],
+    });
+    expect(JSON.parse(readFileSync(join(bundle, 'pages.json'), 'utf8'))).toEqual(list);
+    expect(() => readFragment(gzipSync(Buffer.from('nothing')))).toThrow(/not a Pagefind fragment/);
+  });
+
+  it('adds the /search route and the highlight client module', async () => {
+    const routes: unknown[] = [];
+    const plugin = pagefindPlugin({siteDir: '/site', baseUrl: '/'} as never);
+    expect(plugin.getClientModules?.()).toEqual([
+      join('/site', 'src/components/Search/highlight.ts'),
+    ]);
+    await plugin.contentLoaded?.({
+      content: undefined,
+      actions: {addRoute: (route: unknown) => routes.push(route)} as never,
+    });
+    expect(routes).toEqual([
+      expect.objectContaining({
+        path: '/search',
+        component: '@site/src/components/Search/SearchPage',
+      }),
+    ]);
+  });
+});
+
+const location = (balanced: number) => ({weight: 1, balanced_score: balanced, location: 0});
+
+function sub(title: string, url: string, scores: number[], anchor = true): PagefindSubResult {
+  return {
+    title,
+    url,
+    excerpt: `<mark>${title}</mark> excerpt`,
+    ...(anchor && {anchor: {element: 'h2', id: url.split('#')[1] ?? '', text: title, location: 0}}),
+    weighted_locations: scores.map(location),
+    locations: scores.map(() => 0),
+  };
+}
+
+const pipes: PagefindResultData = {
+  url: '/pipes?highlight=parseintpipe',
+  excerpt: 'page excerpt',
+  meta: {title: 'Pipes', section: 'Overview'},
+  filters: {section: ['Overview']},
+  word_count: 100,
+  sub_results: [
+    sub('Pipes', '/pipes?highlight=parseintpipe', [1], false),
+    sub('Built-in pipes', '/pipes?highlight=parseintpipe#built-in-pipes', [2, 2]),
+    sub('Binding pipes', '/pipes?highlight=parseintpipe#binding-pipes', [5, 1]),
+    sub('Custom pipes', '/pipes?highlight=parseintpipe#custom-pipes', [4]),
+    sub('Global pipes', '/pipes?highlight=parseintpipe#global-pipes', [1]),
+  ],
+};
+
+describe('search results', () => {
+  it('ranks the parts of a page by the summed score of their matches', () => {
+    expect(rankedSubResults(pipes).map((part) => part.title)).toEqual([
+      'Binding pipes',
+      'Built-in pipes',
+      'Custom pipes',
+      'Pipes',
+      'Global pipes',
+    ]);
+  });
+
+  it('suggests the page at its best section', () => {
+    expect(toSuggestion(pipes)).toEqual({
+      url: '/pipes?highlight=parseintpipe#binding-pipes',
+      title: 'Pipes',
+      section: 'Overview',
+      heading: 'Binding pipes',
+      excerpt: '<mark>Binding pipes</mark> excerpt',
+    });
+    // The best match in the page's opening text: no heading.
+    const top = {...pipes, sub_results: [sub('Pipes', '/pipes', [3], false)]};
+    expect(toSuggestion(top)).toMatchObject({url: '/pipes'});
+    expect(toSuggestion(top)).not.toHaveProperty('heading');
+    expect(toSuggestion({...pipes, sub_results: []})).toMatchObject({
+      url: pipes.url,
+      excerpt: 'page excerpt',
+    });
+  });
+
+  it('lists up to three matching sections per page on the results page', () => {
+    const result = toPageResult(pipes);
+    expect(result.parts.map((part) => part.heading)).toEqual([
+      'Binding pipes',
+      'Built-in pipes',
+      'Custom pipes',
+    ]);
+    expect(result).toMatchObject({url: pipes.url, title: 'Pipes', section: 'Overview'});
+  });
+
+  it('builds the results page and highlight addresses', () => {
+    expect(searchPageUrl('/', 'upload a file')).toBe('/search?q=upload+a+file');
+    expect(searchPageUrl('/', 'cache', 'Techniques')).toBe('/search?q=cache&section=Techniques');
+    expect(withHighlight('/pipes#binding-pipes', 'ParseIntPipe  Binding')).toBe(
+      '/pipes?highlight=parseintpipe&highlight=binding#binding-pipes',
+    );
+    expect(withHighlight('/cli/overview', 'nest-cli.json')).toBe(
+      '/cli/overview?highlight=nest-cli.json',
+    );
+  });
+});
+
 /** A fake build directory with the given files (paths relative to it). */
 function fakeBuild(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'search-build-'));
@@ -76,14 +211,18 @@ function fakeBuild(files: Record<string, string>): string {
 
 const sitemap = (...routes: string[]) =>
   `<urlset>${routes.map((route) => `<url><loc>https://docs.nestjs.com${route}</loc></url>`).join('')}</urlset>`;
-const localIndex = (...routes: string[]) =>
-  JSON.stringify([{documents: routes.map((u, i) => ({i, t: u, u})), index: {}}]);
+const pageList = (...routes: string[]) =>
+  JSON.stringify({
+    meta: 'pagefind.en_1.pf_meta',
+    pages: routes.map((u, i) => [`en_${i}`, u, u, 'Overview']),
+  });
 
 const localFiles = {
   'index.html':
-    '<nav class="navbar"><input class="navbar__search-input x" aria-label=Search></nav>',
-  'assets/js/main.1.js': 'const searchIndexUrl="search-index{dir}.json?_=abc";',
-  'search-index.json': localIndex('/', '/pipes'),
+    '<nav class="navbar"><input id="search" type="search" role="combobox" aria-expanded="false"></nav>',
+  'pagefind/pagefind.js': 'export const search = () => {};',
+  'pagefind/pages.json': pageList('/', '/pipes'),
+  'pagefind/index/en_1.pf_index': 'x',
   'sitemap.xml': sitemap('/', '/pipes'),
 };
 const algoliaFiles = {
@@ -97,11 +236,11 @@ const algoliaFiles = {
 describe('check-search-build', () => {
   const quiet = {log: () => {}, error: () => {}};
 
-  it('recognises a build with the local index', () => {
+  it('recognises a build with the Pagefind index', () => {
     const build = inspectSearchBuild(fakeBuild(localFiles));
     expect(build.mode).toBe('local');
     expect(build.indexFiles.map((index) => [index.file, index.pages])).toEqual([
-      ['search-index.json', ['/', '/pipes']],
+      ['pagefind/', ['/', '/pipes']],
     ]);
     expect(build.indexFiles[0].gzipBytes).toBeGreaterThan(0);
     expect(build.unindexedPages).toEqual([]);
@@ -117,11 +256,15 @@ describe('check-search-build', () => {
   it('fails on the wrong search, on both, on none and on unindexed pages', () => {
     expect(main(['--expect=algolia', fakeBuild(localFiles)], quiet)).toBe(1);
     expect(main(['--expect', 'local', fakeBuild(algoliaFiles)], quiet)).toBe(1);
-    const both = fakeBuild({...algoliaFiles, 'search-index.json': localIndex('/', '/pipes')});
+    const both = fakeBuild({
+      ...algoliaFiles,
+      ...localFiles,
+      'index.html': algoliaFiles['index.html'],
+    });
     expect(inspectSearchBuild(both).mode).toBe('both');
     expect(main([both], quiet)).toBe(1);
     expect(inspectSearchBuild(fakeBuild({'index.html': '<html></html>'})).mode).toBe('none');
-    const missing = fakeBuild({...localFiles, 'search-index.json': localIndex('/')});
+    const missing = fakeBuild({...localFiles, 'pagefind/pages.json': pageList('/')});
     expect(inspectSearchBuild(missing).unindexedPages).toEqual(['/pipes']);
     expect(main(['--expect', 'local', missing], quiet)).toBe(1);
     expect(main(['--expect', 'local', fakeBuild(localFiles)], quiet)).toBe(0);

@@ -15,11 +15,15 @@ const intents = ['pointerover', 'touchstart', 'keydown'] as const;
  * Loads the highlighter once the reader first moves the pointer, touches or types, in
  * idle time, so that the blocks of the next page highlight at once. A reader who only
  * reads the page never downloads it. Safe to call many times.
+ *
+ * Not while the reader turns to the search box (`data-search-box`): its index loads then, and
+ * on a slow connection the highlighter's 31 KB would delay the first suggestion.
  */
 export function preloadOnIntent(): void {
   if (armed) return;
   armed = true;
-  const start = () => {
+  const start = (event: Event) => {
+    if (event.target instanceof Element && event.target.closest('[data-search-box]')) return;
     for (const type of intents) window.removeEventListener(type, start, true);
     const idle =
       window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 200));

@@ -1,17 +1,38 @@
-/** Every content page: the ad slot first (it takes no space until an ad arrives), then the page. */
+/**
+ * Every content page: the ad slot first (it takes no space until an ad arrives), then the page.
+ *
+ * The page itself is what the search indexes (src/plugins/pagefind.ts): `data-pagefind-body`
+ * marks it, and its menu group ("Fundamentals", "Techniques", …; "Overview" for the pages
+ * outside a group) is the results page's `section` filter and the path shown under a suggestion.
+ */
 import React, {type ReactNode} from 'react';
 import Content from '@theme-original/DocItem/Content';
 import type ContentType from '@theme/DocItem/Content';
 import type {WrapperProps} from '@docusaurus/types';
+import {useSidebarBreadcrumbs} from '@docusaurus/plugin-content-docs/client';
 import AdSlot from '@site/src/components/AdSlot';
 
 type Props = WrapperProps<typeof ContentType>;
 
+/** The label of the menu group a page sits in. */
+function useSection(): string {
+  const crumbs = useSidebarBreadcrumbs();
+  const group = crumbs?.find((item) => item.type === 'category');
+  return group?.label ?? 'Overview';
+}
+
 export default function ContentWrapper(props: Props): ReactNode {
+  const section = useSection();
   return (
     <>
       <AdSlot />
-      <Content {...props} />
+      <div
+        data-pagefind-body=""
+        data-pagefind-filter={`section:${section}`}
+        data-pagefind-meta={`section:${section}`}
+      >
+        <Content {...props} />
+      </div>
     </>
   );
 }
