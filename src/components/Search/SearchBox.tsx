@@ -59,6 +59,8 @@ export default function SearchBox(): ReactNode {
   const history = useHistory();
   const input = useRef<HTMLInputElement>(null);
   const latest = useRef(0);
+  /** The query whose suggestions are shown. */
+  const shownId = useRef(0);
   const settle = useRef<number | undefined>(undefined);
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<Results>(idle);
@@ -77,6 +79,7 @@ export default function SearchBox(): ReactNode {
       const id = ++latest.current;
       window.clearTimeout(settle.current);
       if (!text.trim()) {
+        shownId.current = id;
         setResults(idle);
         return;
       }
@@ -87,9 +90,14 @@ export default function SearchBox(): ReactNode {
       loadEngine()
         .then((engine) => engine.suggest(baseUrl, text, {limit: suggestionLimit}))
         .then(({items, detailed}) => {
-          if (id !== latest.current) return;
-          setResults({query: text, suggestions: items, status: 'done'});
+          // The answer to an earlier prefix shows while the reader types on, until a later one
+          // arrives: the list follows the typing instead of waiting for a pause.
+          if (id < shownId.current) return;
+          shownId.current = id;
+          const current = id === latest.current;
+          setResults({query: text, suggestions: items, status: current ? 'done' : 'loading'});
           setActive(0);
+          if (!current) return;
           // Sections and excerpts once the reader pauses (each page's fragment is fetched).
           settle.current = window.setTimeout(() => {
             detailed().then((suggestions) => {
@@ -140,6 +148,7 @@ export default function SearchBox(): ReactNode {
     setQuery('');
     setResults(idle);
     latest.current += 1;
+    shownId.current = latest.current;
     input.current?.blur();
     history.push(url);
   };
