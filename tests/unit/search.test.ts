@@ -183,7 +183,18 @@ describe('search results', () => {
       'Built-in pipes',
       'Custom pipes',
     ]);
-    expect(result).toMatchObject({url: pipes.url, title: 'Pipes', section: 'Overview'});
+    // The best match is under a heading: its excerpt shows with that part, not twice.
+    expect(result).toMatchObject({
+      url: pipes.url,
+      title: 'Pipes',
+      section: 'Overview',
+      excerpt: '',
+    });
+    const opening = {
+      ...pipes,
+      sub_results: [sub('Pipes', '/pipes', [9], false), ...pipes.sub_results],
+    };
+    expect(toPageResult(opening).excerpt).toBe('<mark>Pipes</mark> excerpt');
   });
 
   it('builds the results page and highlight addresses', () => {

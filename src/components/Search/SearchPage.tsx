@@ -182,11 +182,13 @@ export default function SearchPage(): ReactNode {
                   <Heading as="h2" className={styles.resultTitle}>
                     <Link to={result.url}>{result.title}</Link>
                   </Heading>
-                  <p
-                    className={styles.excerpt}
-                    // Pagefind's excerpt: escaped page text with <mark> around the matched words.
-                    dangerouslySetInnerHTML={{__html: result.excerpt}}
-                  />
+                  {result.excerpt && (
+                    <p
+                      className={styles.excerpt}
+                      // Pagefind's excerpt: escaped page text with <mark> around the matched words.
+                      dangerouslySetInnerHTML={{__html: result.excerpt}}
+                    />
+                  )}
                   {result.parts.length > 0 && (
                     <ul className={styles.parts}>
                       {result.parts.map((part) => (

@@ -48,7 +48,7 @@ export interface PageResult {
   url: string;
   title: string;
   section: string;
-  /** The page's best excerpt. */
+  /** The excerpt of the page's opening text, when that is where it matches best (else empty). */
   excerpt: string;
   /** Its best-matching sections (up to three). */
   parts: {url: string; heading: string; excerpt: string}[];
@@ -57,11 +57,13 @@ export interface PageResult {
 export function toPageResult(data: PagefindResultData): PageResult {
   const title = data.meta.title ?? data.url;
   const ranked = rankedSubResults(data);
+  const best = ranked[0];
   return {
     url: data.url,
     title,
     section: data.meta.section ?? '',
-    excerpt: ranked[0]?.excerpt || data.excerpt,
+    // A best match under a heading shows as the first part, not twice.
+    excerpt: !best ? data.excerpt : best.anchor && best.title !== title ? '' : best.excerpt,
     parts: ranked
       .filter((sub) => sub.anchor && sub.title !== title)
       .slice(0, 3)
