@@ -312,10 +312,16 @@ test.describe('header search box', () => {
       .poll(async () => [...new Set(await page.locator('main ol > li > span').allTextContents())])
       .toEqual(['WebSockets']);
 
-    // The address is shareable: loaded afresh, it shows the same filtered results.
+    // The address is shareable: loaded afresh, it shows the same filtered results, and the page
+    // hydrates without a mismatch (it is built without a query).
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
     await page.reload();
     await expect(page.getByLabel('Section')).toHaveValue('WebSockets');
     await expect(page.locator('main ol > li').first()).toContainText(/WebSockets/i);
+    expect(consoleErrors).toEqual([]);
   });
 
   test('with the search files unreachable the box says so and the page keeps working', async ({

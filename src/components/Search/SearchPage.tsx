@@ -11,6 +11,7 @@ import Layout from '@theme/Layout';
 import Link from '@docusaurus/Link';
 import {useHistory, useLocation} from '@docusaurus/router';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
+import useIsBrowser from '@docusaurus/useIsBrowser';
 import {translate} from '@docusaurus/Translate';
 import type {SearchOutcome} from './engine';
 import {searchPageUrl, type PageResult} from './results';
@@ -24,9 +25,15 @@ type Result =
 
 type State = {status: 'idle'} | {status: 'loading'} | Result;
 
+/**
+ * The query and section from the address. The page is built without them, so the first render in
+ * the browser (hydration) uses none either, and the address is read once hydrated: otherwise the
+ * title and form would differ from the server's HTML.
+ */
 function useSearchParams(): {query: string; section: string} {
   const {search} = useLocation();
-  const params = new URLSearchParams(search);
+  const isBrowser = useIsBrowser();
+  const params = new URLSearchParams(isBrowser ? search : '');
   return {query: params.get('q') ?? '', section: params.get('section') ?? ''};
 }
 
