@@ -9,6 +9,7 @@ import {emittedRedirects} from './src/node/redirects';
 import {searchConfig} from './src/node/search';
 import {ssrTemplate} from './src/node/ssrTemplate';
 import deferLibraries from './src/plugins/deferLibraries';
+import hostingPlugin from './src/plugins/hosting';
 import redirectsPlugin from './src/plugins/redirects';
 import requireDescriptions from './src/plugins/requireDescriptions';
 import slimDocsVersion from './src/plugins/slimDocsVersion';
@@ -34,6 +35,11 @@ const config = {
   url: 'https://docs.nestjs.com',
   baseUrl: '/',
   trailingSlash: false,
+  // Docusaurus' "did not load properly" banner: an inline script on `/` that, at
+  // DOMContentLoaded, injects markup with `style` attributes unless `window.docusaurus` exists.
+  // The bundles load after the first paint (src/node/ssrTemplate.ts), so it ran on every load
+  // (hidden by the theme's CSS), and the Content-Security-Policy blocks those styles.
+  baseUrlIssueBanner: false,
 
   future: {
     v4: true,
@@ -130,6 +136,14 @@ const config = {
     sourceMaps,
     (context: LoadContext) =>
       redirectsPlugin(context, {redirects: emittedRedirects(), noindexMarker}),
+    // _redirects, _headers, .htaccess and nginx.conf next to the build (see the file).
+    (context: LoadContext) =>
+      hostingPlugin(context, {
+        redirects: emittedRedirects(),
+        enterpriseUrl: links.enterprise,
+        // Netlify sets NETLIFY=true in its builds: only there are the redirects forced.
+        forceRedirects: process.env.NETLIFY === 'true',
+      }),
     ...search.plugins,
   ],
 

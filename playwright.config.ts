@@ -3,6 +3,8 @@ import {chromePath, chromiumArgs} from './scripts/chromium.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 4173);
 export const baseURL = `http://127.0.0.1:${port}`;
+/** The build under test (default `build/`). */
+const buildDir = process.env.E2E_BUILD_DIR ?? 'build';
 
 /**
  * End-to-end tests run against the production build (`npm run build`),
@@ -42,8 +44,10 @@ export default defineConfig({
       dependencies: ['chromium'],
     },
   ],
+  // The build served as in production: its generated _headers (CSP, caching) and _redirects
+  // (301s) applied, unknown paths answered by 404.html with status 404.
   webServer: {
-    command: `npx docusaurus serve --no-open --host 127.0.0.1 --port ${port}`,
+    command: `node scripts/serve-build.mjs --dir ${buildDir} --host 127.0.0.1 --port ${port}`,
     url: baseURL,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
