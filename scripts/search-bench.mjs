@@ -7,8 +7,8 @@
  * - `firstMs`: from the first keystroke to the first visible suggestion.
  * - `settledMs`: from the last keystroke to the suggestions of the whole query with their
  *   excerpts.
- * - `firstKiB`, `settledKiB`: what the server sent (gzip, as written to the socket, so the search
- *   worker's fetches count) from the tap until the first suggestion, and until the settled ones.
+ * - `firstKiB`, `settledKiB`: what the server sent (gzip, as written to the socket, so every request
+ *   the search makes counts) from the tap until the first suggestion, and until the settled ones.
  *
  * `leadMs` is the time between the tap (which starts loading the search) and the first key: on a
  * phone, the on-screen keyboard takes about that long to open. Both figures are printed for a lead

@@ -6,7 +6,6 @@ import {
   highlightParam,
   loadPageList,
   loadPagefind,
-  type PagefindFilters,
   type PagefindResult,
   type PagefindResultData,
 } from './pagefind';
@@ -103,5 +102,3 @@ export async function searchPages(
     sections,
   };
 }
-
-export type {PagefindFilters};
