@@ -1,6 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
 import {expect, settleOnLoad, test, type Page} from './fixtures';
-import {sitemapPaths} from './helpers';
 
 /** Every violation of any impact, as readable lines; `include` narrows the scan to a region. */
 async function violations(page: Page, include?: string): Promise<string[]> {
@@ -14,8 +13,9 @@ async function violations(page: Page, include?: string): Promise<string[]> {
   );
 }
 
-// The shell (header, menu, TOC, footer, newsletter) is the same on every page: it is scanned whole on
-// a sample of pages at both widths. Every page's own content is scanned in both colour modes.
+// The shell (header, menu, TOC, footer, newsletter) is the same on every page: it is scanned whole,
+// code blocks included, on a sample of pages at both widths. Every page's own content is scanned in
+// both colour modes by the sweep of every page (pages.spec.ts).
 const sample = [
   '/',
   '/controllers',
@@ -27,7 +27,6 @@ const sample = [
   '/support',
   '/enterprise',
 ];
-const chunks = 4;
 
 for (const colorScheme of ['light', 'dark'] as const) {
   for (const width of [1280, 375]) {
@@ -51,30 +50,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await expect(page.locator('.navbar-sidebar')).toBeVisible();
           found.push(...(await violations(page)).map((line) => `${path} (drawer): ${line}`));
         }
-      }
-      expect(found).toEqual([]);
-      await context.close();
-    });
-  }
-
-  for (let chunk = 0; chunk < chunks; chunk += 1) {
-    test(`the content of every page has zero axe violations, ${colorScheme}, part ${chunk + 1}/${chunks}`, async ({
-      browser,
-    }) => {
-      test.setTimeout(15 * 60_000);
-      const context = await browser.newContext({
-        viewport: {width: 1280, height: 900},
-        colorScheme,
-        reducedMotion: 'reduce',
-      });
-      const page = settleOnLoad(await context.newPage());
-      const paths = (await sitemapPaths(page)).filter((_, index) => index % chunks === chunk);
-      const found: string[] = [];
-      for (const path of paths) {
-        await page.goto(path);
-        found.push(
-          ...(await violations(page, '.theme-doc-markdown')).map((line) => `${path}: ${line}`),
-        );
       }
       expect(found).toEqual([]);
       await context.close();

@@ -4,21 +4,9 @@ import {links} from '../../src/data/links';
 import {noindexMarker, redirects, stopgapRedirects} from '../../src/data/redirects';
 import {docExists} from '../../src/node/docs';
 import {emittedRedirects} from '../../src/node/redirects';
-import {collectPageErrors, siteTitle, sitemapPaths} from './helpers';
+import {collectPageErrors, siteTitle} from './helpers';
 
-test('every sitemap URL loads with an h1, a proper title and no page error', async ({page}) => {
-  test.setTimeout(10 * 60_000);
-  const paths = await sitemapPaths(page);
-  expect(paths).toContain('/');
-  const errors = collectPageErrors(page);
-  for (const path of paths) {
-    await page.goto(path);
-    await expect(page.locator('h1').first(), path).toBeVisible();
-    await expect(page, path).toHaveTitle(new RegExp(` \\| ${siteTitle.replace(/[.]/g, '\\.')}$`));
-    await expect(page.locator('meta[name="robots"][content*="noindex"]'), path).toHaveCount(0);
-  }
-  expect(errors()).toEqual([]);
-});
+// Every sitemap URL's h1, title and lack of page errors: the sweep of every page (pages.spec.ts).
 
 test('the home page is the introduction', async ({page}) => {
   await page.goto('/');

@@ -1,8 +1,23 @@
-import {expect, settleOnLoad, test, type Page} from './fixtures';
-import {sitemapPaths} from './helpers';
+/**
+ * Third parties that do not answer at all are covered on every page by the sweep (pages.spec.ts,
+ * dark mode: their hosts refuse the connection). Here they hang: the content must not wait for them.
+ */
+import {expect, test, type Page} from './fixtures';
 
 const isLoopback = (url: string) =>
   ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
+
+/** One page of each kind: with the ad slot, the sponsors and newsletter, the standalone pages. */
+const samplePaths = [
+  '/',
+  '/controllers',
+  '/techniques/caching',
+  '/graphql/quick-start',
+  '/faq/errors',
+  '/discover/companies',
+  '/support',
+  '/enterprise',
+];
 
 /** Checks that the page's own content and shell are there. */
 async function expectContent(page: Page, path: string): Promise<void> {
@@ -13,47 +28,24 @@ async function expectContent(page: Page, path: string): Promise<void> {
   }
 }
 
-test('every page works with all third-party hosts unreachable', async ({browser}) => {
-  test.setTimeout(10 * 60_000);
-  const context = await browser.newContext({viewport: {width: 1280, height: 900}});
-  await context.route(
-    (url) => !isLoopback(url.href),
-    (route) => route.abort('connectionrefused'),
-  );
-  const page = settleOnLoad(await context.newPage());
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    // A blocked third-party request is reported by the browser itself, not by our code.
-    if (message.text().startsWith('Failed to load resource')) return;
-    problems.push(`console error on ${page.url()}: ${message.text()}`);
-  });
-  for (const path of await sitemapPaths(page)) {
-    await page.goto(path);
-    await expectContent(page, path);
-  }
-  expect(problems).toEqual([]);
-  await context.close();
-});
-
-test('content shows before slow third parties answer', async ({browser}) => {
-  test.setTimeout(10 * 60_000);
+test('content shows before hanging third parties answer', async ({browser}) => {
+  test.setTimeout(3 * 60_000);
+  const hang = 10_000;
   const context = await browser.newContext({viewport: {width: 1280, height: 900}});
   await context.route(
     (url) => !isLoopback(url.href),
     async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      await new Promise((resolve) => setTimeout(resolve, hang));
       await route.abort('timedout').catch(() => undefined);
     },
   );
   const page = await context.newPage();
-  const paths = await sitemapPaths(page);
-  for (const path of paths) {
+  for (const path of samplePaths) {
     const started = Date.now();
     await page.goto(path, {waitUntil: 'domcontentloaded'});
     await expectContent(page, path);
-    expect(Date.now() - started, `${path} waited for a third party`).toBeLessThan(4_000);
+    // Well before the third parties give up: the page never waited for them.
+    expect(Date.now() - started, `${path} waited for a third party`).toBeLessThan(hang / 2);
   }
   await context.close();
 });
