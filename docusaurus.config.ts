@@ -9,6 +9,7 @@ import {emittedRedirects} from './src/node/redirects';
 import {searchConfig} from './src/node/search';
 import {ssrTemplate} from './src/node/ssrTemplate';
 import deferLibraries from './src/plugins/deferLibraries';
+import fontFallbacks from './src/plugins/fontFallbacks';
 import hostingPlugin from './src/plugins/hosting';
 import redirectsPlugin from './src/plugins/redirects';
 import requireDescriptions from './src/plugins/requireDescriptions';
@@ -129,6 +130,8 @@ const config = {
 
   plugins: [
     requireDescriptions,
+    // Metric-matched local fallbacks of the brand fonts, measured from the font files.
+    fontFallbacks,
     deferLibraries,
     slimDocsVersion,
     slimSiteConfig,

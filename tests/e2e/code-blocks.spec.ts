@@ -78,22 +78,24 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const context = await browser.newContext({colorScheme});
     const page = await context.newPage();
     await open(page, '/pipes');
-    const colours = await page.evaluate(() => {
-      const keyword = document.querySelector('.theme-doc-markdown pre .token.keyword');
-      const pre = keyword?.closest('pre');
-      // Numbers are coloured by the light theme only: in dark mode they take the plain colour.
-      const number = document.querySelector('.theme-doc-markdown pre .token.number');
-      return keyword && pre && number
-        ? {
-            keyword: getComputedStyle(keyword).color,
-            number: getComputedStyle(number).color,
-            plain: getComputedStyle(pre).color,
-            background: getComputedStyle(pre).backgroundColor,
-          }
-        : null;
-    });
+    // Polled: under load the first read can come while the page's styles still settle.
+    const colours = () =>
+      page.evaluate(() => {
+        const keyword = document.querySelector('.theme-doc-markdown pre .token.keyword');
+        const pre = keyword?.closest('pre');
+        // Numbers are coloured by the light theme only: in dark mode they take the plain colour.
+        const number = document.querySelector('.theme-doc-markdown pre .token.number');
+        return keyword && pre && number
+          ? {
+              keyword: getComputedStyle(keyword).color,
+              number: getComputedStyle(number).color,
+              plain: getComputedStyle(pre).color,
+              background: getComputedStyle(pre).backgroundColor,
+            }
+          : null;
+      });
     // github (light) and dracula (dark), as adjusted by src/node/prismContrast.ts.
-    expect(colours).toEqual(
+    await expect.poll(colours).toEqual(
       colorScheme === 'light'
         ? {
             keyword: 'rgb(0, 0, 159)',
