@@ -1,20 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import {expect, settleOnLoad, test, type Page} from './fixtures';
-
-/**
- * Every violation of any impact, as readable lines. `colorOnly`: only the rules that depend on
- * colour (the markup is the same in both modes; dark mode only changes colours).
- */
-async function violations(page: Page, colorOnly = false): Promise<string[]> {
-  const builder = new AxeBuilder({page});
-  if (colorOnly) builder.withRules(['color-contrast', 'link-in-text-block']);
-  const results = await builder.analyze();
-  return results.violations.flatMap((violation) =>
-    violation.nodes.map(
-      (node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')}`,
-    ),
-  );
-}
+import {axeViolations, colourRules, useAxe} from './axe';
+import {expect, settleOnLoad, test} from './fixtures';
 
 // The shell (header, menu, TOC, footer, newsletter) is the same on every page: it is scanned whole,
 // code blocks included, on a sample of pages; at 375px (the drawer, the narrow layout) on a few of
@@ -44,18 +29,19 @@ for (const colorScheme of ['light', 'dark'] as const) {
         colorScheme,
         reducedMotion: 'reduce',
       });
+      await useAxe(context);
       const page = settleOnLoad(await context.newPage());
       const found: string[] = [];
-      const colorOnly = colorScheme === 'dark';
+      const scan = colorScheme === 'dark' ? {rules: colourRules} : {};
       for (const path of width === 375 ? narrowSample : sample) {
         await page.goto(path);
-        found.push(...(await violations(page, colorOnly)).map((line) => `${path}: ${line}`));
+        found.push(...(await axeViolations(page, scan)).map((line) => `${path}: ${line}`));
         if (width === 375 && (path === '/' || path === '/techniques/database')) {
           // The navigation drawer, open, over the page.
           await page.getByRole('button', {name: 'Toggle side navigation'}).click();
           await expect(page.locator('.navbar-sidebar')).toBeVisible();
           found.push(
-            ...(await violations(page, colorOnly)).map((line) => `${path} (drawer): ${line}`),
+            ...(await axeViolations(page, scan)).map((line) => `${path} (drawer): ${line}`),
           );
         }
       }

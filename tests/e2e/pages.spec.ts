@@ -9,7 +9,7 @@
  * In light mode the third parties answer (with empty bodies); in dark mode their hosts refuse the
  * connection, so every page is also shown to work with them unreachable.
  */
-import {createRequire} from 'node:module';
+import {axeViolations, colourRules, useAxe} from './axe';
 import {expect, settleOnLoad, test, type Page} from './fixtures';
 import {siteTitle, sitemapPaths} from './helpers';
 import {settleLateWork, thirdParties, watchPolicy} from './policy';
@@ -18,43 +18,17 @@ const chunks = 4;
 const title = new RegExp(` \\| ${siteTitle.replace(/[.]/g, '\\.')}$`);
 
 /**
- * axe-core itself, the copy @axe-core/playwright uses. The sweep loads it into every document with
- * the context's init scripts and calls `axe.run` in the page: AxeBuilder injects it again into
- * every frame and finishes each run in a new blank page, which tripled the time of the sweep.
- */
-const axeSource = createRequire(require.resolve('@axe-core/playwright')).resolve(
-  'axe-core/axe.min.js',
-);
-
-/**
  * The content's axe violations. Code blocks are left out here: their token colours are the same
  * on every page and are scanned, with everything else, on the sample of whole pages
  * (a11y.spec.ts); they hold most of a page's nodes and would triple the time. In dark mode only
  * the rules that depend on colour run: the markup is the same in both modes.
  */
 async function contentViolations(page: Page, colorOnly: boolean): Promise<string[]> {
-  return page.evaluate(async (colorOnly) => {
-    type Result = {
-      violations: {id: string; impact?: string | null; nodes: {target: unknown[]}[]}[];
-    };
-    const {axe} = window as unknown as {
-      axe: {run(context: unknown, options: unknown): Promise<Result>};
-    };
-    const results = await axe.run(
-      {include: [['.theme-doc-markdown']], exclude: [['.theme-doc-markdown pre']]},
-      {
-        resultTypes: ['violations'],
-        ...(colorOnly && {
-          runOnly: {type: 'rule', values: ['color-contrast', 'link-in-text-block']},
-        }),
-      },
-    );
-    return results.violations.flatMap((violation) =>
-      violation.nodes.map(
-        (node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')}`,
-      ),
-    );
-  }, colorOnly);
+  return axeViolations(page, {
+    include: ['.theme-doc-markdown'],
+    exclude: ['.theme-doc-markdown pre'],
+    ...(colorOnly && {rules: colourRules}),
+  });
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
@@ -69,7 +43,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
         colorScheme,
         reducedMotion: 'reduce',
       });
-      await context.addInitScript({path: axeSource});
+      await useAxe(context);
       const page = settleOnLoad(await context.newPage());
       const policy = await watchPolicy(page);
       await thirdParties(page, parties);
