@@ -11,12 +11,15 @@ import {ssrTemplate} from './src/node/ssrTemplate';
 import deferLibraries from './src/plugins/deferLibraries';
 import fontFallbacks from './src/plugins/fontFallbacks';
 import hostingPlugin from './src/plugins/hosting';
+import markdownTwinsPlugin from './src/plugins/markdownTwins';
 import redirectsPlugin from './src/plugins/redirects';
 import requireDescriptions from './src/plugins/requireDescriptions';
 import slimDocsVersion from './src/plugins/slimDocsVersion';
 import slimSiteConfig from './src/plugins/slimSiteConfig';
 import tslibHelpers from './src/plugins/tslibHelpers';
 import sourceMaps from './src/plugins/sourceMaps';
+import offlinePlugin from './src/plugins/offline';
+import {pwaOptions} from './src/pwa/options';
 import codePair from './src/remark/codePair';
 import focusableTables from './src/remark/focusableTables';
 import headingOrder from './src/remark/headingOrder';
@@ -27,6 +30,9 @@ const search = searchConfig(process.env);
 
 /** Light and dark code colours behind one variable-based Prism theme. */
 const prism = variableTheme(withContrast(prismThemes.github), withContrast(prismThemes.dracula));
+
+/** The Markdown twins and llms.txt (src/plugins/markdownTwins.ts), created with the site. */
+let markdownTwins: ReturnType<typeof markdownTwinsPlugin> | undefined;
 
 const config = {
   title: siteTitle,
@@ -122,7 +128,7 @@ const config = {
           customCss: './src/css/custom.css',
         },
         sitemap: {
-          ignorePatterns: ['/consulting', '/search'],
+          ignorePatterns: ['/consulting', '/search', '/offline'],
         },
       } satisfies Preset.Options,
     ],
@@ -139,15 +145,21 @@ const config = {
     sourceMaps,
     (context: LoadContext) =>
       redirectsPlugin(context, {redirects: emittedRedirects(), noindexMarker}),
+    // /controllers.md (every page's Markdown), /llms.txt, /llms-full.txt (see the file).
+    (context: LoadContext) => (markdownTwins = markdownTwinsPlugin(context)),
     // _redirects, _headers, .htaccess and nginx.conf next to the build (see the file).
     (context: LoadContext) =>
       hostingPlugin(context, {
+        typedFiles: () => markdownTwins?.files() ?? [],
         redirects: emittedRedirects(),
         enterpriseUrl: links.enterprise,
         // Netlify sets NETLIFY=true in its builds: only there are the redirects forced.
         forceRedirects: process.env.NETLIFY === 'true',
       }),
     ...search.plugins,
+    // Offline reading: manifest, service worker, "Save all docs" list (README "Offline reading").
+    ['@docusaurus/plugin-pwa', pwaOptions],
+    () => offlinePlugin({pagefind: !search.algolia}),
   ],
 
   themeConfig: {

@@ -23,6 +23,10 @@ export default defineConfig({
   use: {
     baseURL,
     trace: 'off',
+    // The service worker of offline reading registers once a page is idle, then serves the
+    // pages and may answer requests a test routes with `page.route`: only the offline spec
+    // (tests/e2e/offline.spec.ts, `serviceWorkers: 'allow'`) runs with it.
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: chromePath,
       args: chromiumArgs,

@@ -40,6 +40,7 @@ const types = /** @type {Record<string, string>} */ ({
   '.json': 'application/json; charset=utf-8',
   '.xml': 'application/xml; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
@@ -189,7 +190,11 @@ const server = createServer((request, response) => {
   const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
   const fileHeaders = {
     ...headers,
-    'content-type': types[extname(file)] ?? 'application/octet-stream',
+    // A `Content-Type` from `_headers` wins, as on both hosts (the Markdown twins, llms.txt).
+    'content-type':
+      (status === 200 ? headers['content-type'] : undefined) ??
+      types[extname(file)] ??
+      'application/octet-stream',
     etag,
   };
   if (status === 200 && request.headers['if-none-match'] === etag) {

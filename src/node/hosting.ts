@@ -62,6 +62,13 @@ export const deniedPermissions = [
   'usb',
 ] as const;
 
+/**
+ * Files of offline reading (src/pwa) rewritten under the same name by every build: the service
+ * worker and the chunk of our code it imports (`550.sw.js`: plugin-pwa's webpack names it by
+ * id, not content), the web app manifest and the "Save all docs" list.
+ */
+export const offlineFiles = ['/sw.js', '/*.sw.js', '/manifest.json', '/offline.json'] as const;
+
 /** `Cache-Control` of files whose name changes with their content. */
 export const immutable = 'public, max-age=31536000, immutable';
 /** `Cache-Control` of files rewritten under the same name by every build: revalidate each time. */
@@ -178,6 +185,9 @@ export function contentSecurityPolicy(features: HostingFeatures, hashes: InlineH
     // `data:`: the theme's icons are SVG data URLs in the style sheet.
     ['img-src', "'self'", 'data:', ...(features.ads ? adNetwork.img : [])],
     ['font-src', "'self'"],
+    // The service worker (offline reading) and the web app manifest, from the site only.
+    ['worker-src', "'self'"],
+    ['manifest-src', "'self'"],
     [
       'connect-src',
       "'self'",
@@ -214,6 +224,14 @@ export interface HostingModel {
   readonly htmlRoutes: readonly string[];
   /** `Cache-Control` by path pattern (for `_headers`; patterns never overlap). */
   readonly caching: readonly HeaderRule[];
+  /** Generated files served with an explicit `Content-Type` (the Markdown twins, llms.txt). */
+  readonly typedFiles: readonly TypedFile[];
+}
+
+/** A generated file, by its path under the site, and its `Content-Type`. */
+export interface TypedFile {
+  readonly path: string;
+  readonly contentType: string;
 }
 
 export interface HostingInput {
@@ -224,6 +242,8 @@ export interface HostingInput {
   /** Where `/consulting` leaves for (`links.enterprise`). */
   readonly enterpriseUrl: string;
   readonly htmlRoutes: readonly string[];
+  /** Generated text files (src/plugins/markdownTwins.ts): their type, and `no-cache`. */
+  readonly typedFiles?: readonly TypedFile[];
 }
 
 /** The security headers of every HTML response. */
@@ -248,7 +268,10 @@ export function securityHeaders(
  * (`trailingSlash: false`), so they are listed: top-level routes one by one, the others by
  * their first segment, whose directories hold nothing but pages.
  */
-export function cachingRules(htmlRoutes: readonly string[]): HeaderRule[] {
+export function cachingRules(
+  htmlRoutes: readonly string[],
+  typedFiles: readonly TypedFile[] = [],
+): HeaderRule[] {
   const top = htmlRoutes.filter((route) => route.lastIndexOf('/') === 0);
   const sections = [
     ...new Set(
@@ -267,6 +290,16 @@ export function cachingRules(htmlRoutes: readonly string[]): HeaderRule[] {
     ...top.sort().map((route) => rule(route, revalidate)),
     ...sections.sort().map((section) => rule(`/${section}/*`, revalidate)),
     rule('/sitemap.xml', revalidate),
+    // Offline reading (src/pwa): the service worker must be re-checked at every visit for a new
+    // build to be found; the manifest and the "Save all docs" list change with the build.
+    ...offlineFiles.map((file) => rule(file, revalidate)),
+    // Generated text files (`/controllers.md`, `/llms.txt`) outside those directories (the
+    // twins of section pages, `/techniques/caching.md`, are already under `/techniques/*`).
+    ...typedFiles
+      .map((file) => file.path)
+      .filter((path) => !sections.includes(path.split('/')[1] ?? '') || path.lastIndexOf('/') === 0)
+      .sort()
+      .map((path) => rule(path, revalidate)),
     // Pagefind rewrites its entry files under the same names at every build ...
     ...[
       'pagefind.js',
@@ -292,7 +325,8 @@ export function hostingModel(input: HostingInput): HostingModel {
       {from: '/consulting', to: input.enterpriseUrl},
     ],
     htmlRoutes: input.htmlRoutes,
-    caching: cachingRules(input.htmlRoutes),
+    caching: cachingRules(input.htmlRoutes, input.typedFiles),
+    typedFiles: input.typedFiles ?? [],
   };
 }
 
@@ -308,6 +342,12 @@ export function renderHeaders(model: HostingModel): string {
     block({path: '/*', headers: model.security}),
     '# Caching: no two paths below match the same URL (the hosts would join the values).',
     ...model.caching.map(block),
+    ...(model.typedFiles.length > 0
+      ? ['# Content types of the generated text files (Markdown twins, llms.txt).']
+      : []),
+    ...model.typedFiles.map(({path, contentType}) =>
+      block({path, headers: {'Content-Type': contentType}}),
+    ),
     '',
   ].join('\n');
 }
@@ -344,14 +384,46 @@ function quoted(value: string): string {
   return `"${value.replace(/(["\\])/g, '\\$1')}"`;
 }
 
+/**
+ * The generated text files as regular expressions of their paths, by content type, for Apache
+ * and nginx: every `.md` file of the build is a twin (`\\.md$`); other files by their names.
+ */
+export function typedFilePatterns(
+  files: readonly TypedFile[],
+): {pattern: string; contentType: string}[] {
+  const byType = new Map<string, string[]>();
+  for (const {path, contentType} of files) {
+    byType.set(contentType, [...(byType.get(contentType) ?? []), path]);
+  }
+  return [...byType].map(([contentType, paths]) => {
+    const markdown = paths.some((path) => path.endsWith('.md'));
+    const others = paths.filter((path) => !path.endsWith('.md')).sort();
+    const alternatives = [
+      ...(markdown ? ['\\.md'] : []),
+      ...(others.length > 0 ? [`^(${others.map(literal).join('|')})`] : []),
+    ];
+    return {pattern: `(${alternatives.join('|')})$`, contentType};
+  });
+}
+
 /** `.htaccess` (Apache 2.4: mod_rewrite, mod_headers). */
 export function renderHtaccess(model: HostingModel): string {
+  const typed = typedFilePatterns(model.typedFiles);
   const security = Object.entries(model.security).map(
     ([name, value]) => `    Header always set ${name} ${quoted(value)}`,
   );
   return [
     `# ${generatedBy}`,
     'Options -MultiViews -Indexes',
+    ...(typed.length > 0
+      ? ['# The generated text files (Markdown twins, llms.txt): type, no-cache.']
+      : []),
+    ...typed.map(
+      ({pattern, contentType}) =>
+        `<If "%{REQUEST_URI} =~ m#${pattern}#">\n  ForceType ${quoted(contentType)}\n` +
+        `  <IfModule mod_headers.c>\n    Header set Cache-Control ${quoted(revalidate)}\n` +
+        `  </IfModule>\n</If>`,
+    ),
     '# Pages are `name.html` files served at `/name` (trailingSlash: false); no slash redirects.',
     'DirectorySlash Off',
     'ErrorDocument 404 /404.html',
@@ -378,6 +450,9 @@ export function renderHtaccess(model: HostingModel): string {
     `  <Files "sitemap.xml">`,
     `    Header set Cache-Control ${quoted(revalidate)}`,
     '  </Files>',
+    '  <If "%{REQUEST_URI} =~ m#^/(([^/]+\\.)?sw\\.js|manifest\\.json|offline\\.json)$#">',
+    `    Header set Cache-Control ${quoted(revalidate)}`,
+    '  </If>',
     '  <If "%{REQUEST_URI} =~ m#^/assets/#">',
     `    Header set Cache-Control ${quoted(immutable)}`,
     '  </If>',
@@ -420,6 +495,13 @@ export function renderNginx(model: HostingModel): string {
     location('/', revalidate, ['try_files $uri $uri.html $uri/index.html =404;']),
     location('= /404.html', revalidate, ['internal;']),
     location('/assets/', immutable),
+    ...typedFilePatterns(model.typedFiles).map(({pattern, contentType}) =>
+      location(`~ ${pattern}`, revalidate, [
+        'types { }',
+        `default_type ${quoted(contentType)};`,
+        'try_files $uri =404;',
+      ]),
+    ),
     location('~ ^/pagefind/((index|fragment|filter)/|pagefind\\.[^/]+\\.pf_meta$)', immutable),
     '',
   ].join('\n');

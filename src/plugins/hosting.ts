@@ -23,6 +23,7 @@ import {
   renderRedirects,
   type HostingFeatures,
   type InlineHashes,
+  type TypedFile,
 } from '../node/hosting';
 
 export interface HostingPluginOptions {
@@ -31,6 +32,11 @@ export interface HostingPluginOptions {
   readonly enterpriseUrl: string;
   /** Force the redirects in `_redirects` (`301!`): set for Netlify builds (`NETLIFY=true`). */
   readonly forceRedirects: boolean;
+  /**
+   * Generated text files and their types (the Markdown twins, llms.txt: src/plugins/markdownTwins.ts),
+   * asked for after the build: they are written by another plugin's `postBuild`, at the same time.
+   */
+  readonly typedFiles?: () => readonly TypedFile[];
 }
 
 /** Cloudflare Pages ignores `_headers` lines longer than this. */
@@ -90,6 +96,7 @@ export default function hostingPlugin(context: LoadContext, options: HostingPlug
         redirects: options.redirects,
         enterpriseUrl: options.enterpriseUrl,
         htmlRoutes,
+        typedFiles: options.typedFiles?.() ?? [],
       });
       const headers = renderHeaders(model);
       const long = headers.split('\n').find((line) => line.length > maxHeaderLine);

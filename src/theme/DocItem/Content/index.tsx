@@ -9,8 +9,9 @@ import React, {type ReactNode} from 'react';
 import Content from '@theme-original/DocItem/Content';
 import type ContentType from '@theme/DocItem/Content';
 import type {WrapperProps} from '@docusaurus/types';
-import {useSidebarBreadcrumbs} from '@docusaurus/plugin-content-docs/client';
+import {useDoc, useSidebarBreadcrumbs} from '@docusaurus/plugin-content-docs/client';
 import AdSlot from '@site/src/components/AdSlot';
+import {MarkdownUrl, markdownUrl} from '@site/src/components/CopyPage';
 
 type Props = WrapperProps<typeof ContentType>;
 
@@ -23,6 +24,7 @@ function useSection(): string {
 
 export default function ContentWrapper(props: Props): ReactNode {
   const section = useSection();
+  const {permalink} = useDoc().metadata;
   return (
     <>
       <AdSlot />
@@ -31,7 +33,10 @@ export default function ContentWrapper(props: Props): ReactNode {
         data-pagefind-filter={`section:${section}`}
         data-pagefind-meta={`section:${section}`}
       >
-        <Content {...props} />
+        {/* The page's Markdown twin, for "Copy page" beside the title (PageTitle). */}
+        <MarkdownUrl.Provider value={markdownUrl(permalink)}>
+          <Content {...props} />
+        </MarkdownUrl.Provider>
       </div>
     </>
   );

@@ -8,6 +8,7 @@ import useIsBrowser from '@docusaurus/useIsBrowser';
 import Link from '@docusaurus/Link';
 import Translate from '@docusaurus/Translate';
 import {links} from '@site/src/data/links';
+import OfflineSave from '@site/src/components/OfflineSave';
 import styles from './styles.module.css';
 
 export default function FooterCopyright(): ReactNode {
@@ -17,6 +18,7 @@ export default function FooterCopyright(): ReactNode {
   const year = isBrowser ? new Date().getFullYear() : Number(siteConfig.customFields?.buildYear);
   return (
     <div className={`footer__copyright ${styles.copyright}`}>
+      <OfflineSave />
       <p>
         <Translate
           id="site.footer.copyright"
