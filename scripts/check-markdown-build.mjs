@@ -24,7 +24,7 @@ function sitemapUrls(dir) {
 }
 
 /** Fences and inline code removed: what is left must be plain Markdown. @param {string} text */
-function prose(text) {
+export function prose(text) {
   let fenced = false;
   return text
     .split('\n')

@@ -13,9 +13,9 @@
  * it back after; the other specs run with service workers blocked (playwright.config.ts).
  */
 import {readFile, stat, utimes, writeFile} from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import {join} from 'node:path';
 import type {BrowserContext, Page} from '@playwright/test';
+import {axeViolations, useAxe} from './axe';
 import {expect, settleOnLoad, test} from './fixtures';
 import {collectPageErrors, sitemapPaths} from './helpers';
 import {watchPolicy} from './policy';
@@ -40,14 +40,6 @@ async function controlled(page: Page): Promise<string> {
   });
 }
 
-/** axe's violations on `page` (within `include`), as readable lines. */
-async function violations(page: Page, include?: string): Promise<string[]> {
-  const builder = new AxeBuilder({page});
-  if (include) builder.include(include);
-  const {violations: found} = await builder.analyze();
-  return found.flatMap(({id, nodes}) => nodes.map((node) => `${id}: ${node.target.join(' ')}`));
-}
-
 const title = (page: Page) => page.locator('article h1, main h1').first();
 
 test.describe('offline reading', () => {
@@ -60,6 +52,7 @@ test.describe('offline reading', () => {
 
   test.beforeAll(async ({browser}) => {
     context = await browser.newContext({serviceWorkers: 'allow'});
+    await useAxe(context);
     page = settleOnLoad(await context.newPage());
     problems = await watchPolicy(page);
     page.on('console', (message) => {
@@ -109,11 +102,11 @@ test.describe('offline reading', () => {
     expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain(
       'Source Sans 3',
     );
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.emulateMedia({colorScheme: 'dark'});
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.emulateMedia({colorScheme: 'light'});
     await context.setOffline(false);
     expect(problems).toEqual([]);
@@ -140,7 +133,7 @@ test.describe('offline reading', () => {
     expect(megabytes).toBeGreaterThan(3);
     expect(sitemap.filter((path) => !listed.pages.includes(path))).toEqual([]);
     expect(listed.files).toContain('/pagefind/pagefind-entry.json');
-    expect(await violations(page, 'footer.footer')).toEqual([]);
+    expect(await axeViolations(page, {include: ['footer.footer']})).toEqual([]);
 
     await context.setOffline(true);
     await page.goto('/pipes');

@@ -26,7 +26,7 @@ import {
   type TwinPage,
 } from '../../src/node/markdownTwins';
 import {llmsSummary, pageComponents, pageScope} from '../../src/plugins/markdownTwins';
-import {inspectMarkdownBuild} from '../../scripts/check-markdown-build.mjs';
+import {inspectMarkdownBuild, prose} from '../../scripts/check-markdown-build.mjs';
 
 const fixtures = resolve('tests/unit/fixtures/markdown-twins');
 const siteUrl = 'https://docs.nestjs.com';
@@ -61,21 +61,6 @@ function convertFixture(): string {
     scope: {links},
     components: {CompanyList: oneCompany},
   });
-}
-
-/** The Markdown outside code (fenced blocks and inline code). */
-function prose(markdown: string): string {
-  let fenced = false;
-  return markdown
-    .split('\n')
-    .filter((line) => {
-      // Fences inside callouts are quoted: `> ```ts`.
-      const fence = /^(?:> ?)*```/.test(line);
-      if (fence) fenced = !fenced;
-      return !fence && !fenced;
-    })
-    .join('\n')
-    .replace(/`[^`\n]*`/g, '');
 }
 
 describe('the Markdown twin of a page', () => {
