@@ -242,3 +242,24 @@ export function fillOfflinePage(html, pathname, links) {
     .replace(listPattern, (_, open, close) => `${open}${renderLinks(links)}${close}`)
     .replace(pathPattern, (_, open, close) => `${open}${escapeHtml(pathname)}${close}`);
 }
+
+/**
+ * When the page registers the worker (src/pwa/register.ts): once it has loaded at least
+ * `earliest` ms ago and requested nothing for `quiet` ms (the idle prefetches of linked pages,
+ * images), or at the latest `latest` ms after `load`. Installing the worker fetches the app
+ * shell again and starts a thread, which would compete with what the page still loads.
+ *
+ * @param {number} sinceLoad ms since the `load` event
+ * @param {number} quietFor ms since the page's last new request (or since `load`)
+ * @param {{earliest: number, quiet: number, latest: number}} [limits]
+ * @returns {boolean}
+ */
+export function registrationDue(
+  sinceLoad,
+  quietFor,
+  limits = {earliest: 3000, quiet: 2000, latest: 20_000},
+) {
+  return (
+    (sinceLoad >= limits.earliest && quietFor >= limits.quiet) || sinceLoad >= limits.latest
+  );
+}

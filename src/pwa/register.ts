@@ -2,17 +2,19 @@
  * Registers the service worker (src/pwa/sw.js) in idle time: our replacement for the
  * `swRegister` module of @docusaurus/plugin-pwa, which registers as soon as the main bundle
  * runs. Here the main bundle only carries this file (a few hundred bytes): once the page has
- * loaded (the bundles themselves are requested after the first paint, src/node/ssrTemplate.ts)
- * and the browser is idle, `./registration` (Workbox's window library, the update prompt) is
- * fetched as a chunk of its own and registers. Nothing of it is on the critical path.
+ * loaded (the bundles themselves are requested after the first paint, src/node/ssrTemplate.ts),
+ * its requests have settled and the browser is idle, `./registration` (Workbox's window library,
+ * the update prompt) is fetched as a chunk of its own and registers. Nothing of it is on the
+ * critical path, nor competes with what the page loads.
  *
  * On a client-side navigation the page's HTML is never requested, so the worker is asked to
  * fetch and keep it: a page read this way opens offline too.
  */
 import type {ClientModule} from '@docusaurus/types';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
+import {registrationDue} from './logic';
 
-function registerWhenIdle(): void {
+function registerWhenQuiet(): void {
   const register = () => {
     import('./registration')
       .then(({registerServiceWorker}) => registerServiceWorker())
@@ -22,14 +24,28 @@ function registerWhenIdle(): void {
   };
   const idle = () => {
     if ('requestIdleCallback' in window) window.requestIdleCallback(register, {timeout: 10_000});
-    else setTimeout(register, 2000);
+    else register();
   };
-  if (document.readyState === 'complete') idle();
-  else window.addEventListener('load', idle, {once: true});
+  // Not at the first idle moment after `load`: see `registrationDue`.
+  const loaded = performance.now();
+  let count = performance.getEntriesByType('resource').length;
+  let quietSince = loaded;
+  const check = () => {
+    const now = performance.now();
+    const current = performance.getEntriesByType('resource').length;
+    if (current !== count) {
+      count = current;
+      quietSince = now;
+    }
+    if (registrationDue(now - loaded, now - quietSince)) idle();
+    else window.setTimeout(check, 1000);
+  };
+  window.setTimeout(check, 1000);
 }
 
 if (ExecutionEnvironment.canUseDOM && 'serviceWorker' in navigator) {
-  registerWhenIdle();
+  if (document.readyState === 'complete') registerWhenQuiet();
+  else window.addEventListener('load', registerWhenQuiet, {once: true});
 }
 
 const clientModule: ClientModule = {

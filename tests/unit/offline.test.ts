@@ -14,6 +14,7 @@ import {
   pageTitle,
   pagesToSave,
   precachedFile,
+  registrationDue,
   requestKind,
   urlsToSave,
 } from '../../src/pwa/logic';
@@ -24,6 +25,23 @@ import {
   renderHtaccess,
   hostingModel,
 } from '../../src/node/hosting';
+
+describe('registrationDue', () => {
+  it('waits until the page has loaded a while and requested nothing for a while', () => {
+    expect(registrationDue(1000, 1000)).toBe(false);
+    // Quiet, but too soon after load.
+    expect(registrationDue(2000, 2000)).toBe(false);
+    expect(registrationDue(3000, 2000)).toBe(true);
+    // Still loading (a request 1.5 s ago).
+    expect(registrationDue(8000, 1500)).toBe(false);
+    expect(registrationDue(8000, 2000)).toBe(true);
+  });
+
+  it('registers at the latest 20 s after load, quiet or not', () => {
+    expect(registrationDue(19_999, 0)).toBe(false);
+    expect(registrationDue(20_000, 0)).toBe(true);
+  });
+});
 
 describe('requestKind', () => {
   it('answers pages network first, content-named files from the cache', () => {
