@@ -17,6 +17,7 @@ import requireDescriptions from './src/plugins/requireDescriptions';
 import slimDocsVersion from './src/plugins/slimDocsVersion';
 import slimSiteConfig from './src/plugins/slimSiteConfig';
 import tslibHelpers from './src/plugins/tslibHelpers';
+import prefetchOnce from './src/plugins/prefetchOnce';
 import sourceMaps from './src/plugins/sourceMaps';
 import offlinePlugin from './src/plugins/offline';
 import {pwaOptions} from './src/pwa/options';
@@ -142,6 +143,7 @@ const config = {
     slimDocsVersion,
     slimSiteConfig,
     tslibHelpers,
+    prefetchOnce,
     sourceMaps,
     (context: LoadContext) =>
       redirectsPlugin(context, {redirects: emittedRedirects(), noindexMarker}),

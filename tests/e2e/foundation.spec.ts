@@ -157,7 +157,7 @@ test('the menu mirrors the tree; pending entries are greyed and are not links', 
   }
 });
 
-test('pages of links in view are prefetched in idle time; navigation still works', async ({
+test('pages of links in view are prefetched in idle time, each file once; navigation still works', async ({
   page,
 }) => {
   const errors: string[] = [];
@@ -166,6 +166,11 @@ test('pages of links in view are prefetched in idle time; navigation still works
   await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
   // src/clientModules/idlePrefetch.ts queues Docusaurus' viewport prefetches into idle time.
   await expect.poll(() => page.locator('link[rel="prefetch"]').count()).toBeGreaterThan(10);
+  // src/plugins/prefetchOnce.ts: each file once (routes share chunks; 281 tags for 18 files before).
+  const hrefs = await page
+    .locator('link[rel="prefetch"]')
+    .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+  expect(hrefs.length).toBe(new Set(hrefs).size);
   await page.locator('.pagination-nav__link--next').hover();
   await page.locator('.pagination-nav__link--next').click();
   await expect(page).toHaveURL(/\/providers$/);

@@ -1,6 +1,6 @@
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
-import {join} from 'node:path';
+import {dirname, join} from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import type {DocusaurusConfig, LoadContext} from '@docusaurus/types';
 import slimSiteConfig, {
@@ -9,6 +9,8 @@ import slimSiteConfig, {
 } from '../../src/plugins/slimSiteConfig';
 import tslibHelpers, {helpersUsedBy, utilsCommonLib} from '../../src/plugins/tslibHelpers';
 import * as helpersModule from '../../src/plugins/tslibHelpersModule';
+import prefetchOnce, {prefetchCaller} from '../../src/plugins/prefetchOnce';
+import {once} from '../../src/plugins/prefetchOnceModule';
 
 const siteDir = join(__dirname, '..', '..');
 
@@ -86,6 +88,36 @@ describe('tslibHelpers', () => {
     expect(rule.test(join(siteDir, 'node_modules', 'react', 'index.js'))).toBe(false);
     expect(rule.resolve.alias['tslib$']).toBe(
       join(siteDir, 'src', 'plugins', 'tslibHelpersModule.ts'),
+    );
+  });
+});
+
+describe('prefetchOnce', () => {
+  it('asks the helper once per URL and gives later callers the same promise', async () => {
+    const asked: string[] = [];
+    const prefetch = once((url) => {
+      asked.push(url);
+      return Promise.resolve();
+    });
+    const first = prefetch('/assets/js/a.js');
+    expect(prefetch('/assets/js/a.js')).toBe(first);
+    await prefetch('/assets/js/b.js');
+    await prefetch('/assets/js/a.js');
+    expect(asked).toEqual(['/assets/js/a.js', '/assets/js/b.js']);
+  });
+
+  it("redirects the helper import of Docusaurus' client, in the browser bundle only", () => {
+    const caller = prefetchCaller(siteDir);
+    // The installed client still calls its helper through this import.
+    expect(readFileSync(caller, 'utf8')).toMatch(/^import prefetchHelper from '\.\/prefetch';$/m);
+    const plugin = prefetchOnce({siteDir} as LoadContext);
+    const configure = plugin.configureWebpack as unknown as Configure;
+    expect(configure({mode: 'production'}, true)).toEqual({});
+    const [rule] = configure({mode: 'production'}, false).module?.rules ?? [];
+    expect(rule.test(caller)).toBe(true);
+    expect(rule.test(join(dirname(caller), 'prefetch.js'))).toBe(false);
+    expect(rule.resolve.alias['./prefetch$']).toBe(
+      join(siteDir, 'src', 'plugins', 'prefetchOnceModule.ts'),
     );
   });
 });
