@@ -259,7 +259,5 @@ export function registrationDue(
   quietFor,
   limits = {earliest: 3000, quiet: 2000, latest: 20_000},
 ) {
-  return (
-    (sinceLoad >= limits.earliest && quietFor >= limits.quiet) || sinceLoad >= limits.latest
-  );
+  return (sinceLoad >= limits.earliest && quietFor >= limits.quiet) || sinceLoad >= limits.latest;
 }
