@@ -70,7 +70,13 @@ test('a first visit shows the brand fonts, and so does the next page opened in t
   });
   await page.goto('/controllers');
   await expectBrandFonts(page, '/controllers');
-  expect(fontRequests.some((path) => path.includes('source-sans-3-latin-400'))).toBe(true);
+  // The body text's face is preloaded from the head (src/components/FontPreload), and the
+  // preload is the download the style sheet's @font-face uses: one request, not two.
+  const preload = await page
+    .locator('head link[rel="preload"][as="font"]')
+    .evaluateAll((links) => links.map((link) => new URL((link as HTMLLinkElement).href).pathname));
+  expect(preload).toEqual([expect.stringContaining('source-sans-3-latin-400-normal')]);
+  expect(fontRequests.filter((path) => path.includes('source-sans-3-latin-400'))).toEqual(preload);
 
   // Client-side navigation through the menu.
   await page.locator('nav[aria-label="Docs sidebar"] a[href="/providers"]').click();
