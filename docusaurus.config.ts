@@ -24,6 +24,7 @@ import {pwaOptions} from './src/pwa/options';
 import codePair from './src/remark/codePair';
 import focusableTables from './src/remark/focusableTables';
 import headingOrder from './src/remark/headingOrder';
+import monospaceFontPreload from './src/remark/monospaceFontPreload';
 
 const siteTitle = 'NestJS - A progressive Node.js framework';
 // Pagefind by default, Algolia DocSearch when its keys are set (see src/node/search.ts).
@@ -122,7 +123,7 @@ const config = {
             extendDefaults: true,
           },
           // Marked fences (@@filename / @@switch) become <CodePair> elements.
-          remarkPlugins: [codePair, focusableTables, headingOrder],
+          remarkPlugins: [codePair, focusableTables, headingOrder, monospaceFontPreload],
         },
         blog: false,
         theme: {

@@ -20,6 +20,15 @@ async function renderedFonts(page: Page, selector: string): Promise<string[]> {
   }
 }
 
+/** The font files the server-rendered page at `path` preloads, sorted. */
+async function preloadedFonts(page: Page, path: string): Promise<string[]> {
+  const html = await (await page.request.get(path)).text();
+  return [...html.matchAll(/<link\b[^>]*\brel=["']?preload\b[^>]*>/g)]
+    .filter((match) => /\bas=["']?font\b/.test(match[0]))
+    .map((match) => /\bhref=["']?([^"' >]+)/.exec(match[0])?.[1] ?? '')
+    .sort();
+}
+
 /**
  * The font files' own family names (fontsource's files call the Source Sans 3 cut "Source Sans 3
  * ExtraLight", the variable font's default instance, whatever the weight).
@@ -70,13 +79,20 @@ test('a first visit shows the brand fonts, and so does the next page opened in t
   });
   await page.goto('/controllers');
   await expectBrandFonts(page, '/controllers');
-  // The body text's face is preloaded from the head (src/components/FontPreload), and the
-  // preload is the download the style sheet's @font-face uses: one request, not two.
-  const preload = await page
-    .locator('head link[rel="preload"][as="font"]')
-    .evaluateAll((links) => links.map((link) => new URL((link as HTMLLinkElement).href).pathname));
-  expect(preload).toEqual([expect.stringContaining('source-sans-3-latin-400-normal')]);
-  expect(fontRequests.filter((path) => path.includes('source-sans-3-latin-400'))).toEqual(preload);
+  // The faces the page uses are preloaded from its head (src/components/FontPreload), and each
+  // preload is the download the style sheet's @font-face uses: one request per file, no other.
+  const preloads = await preloadedFonts(page, '/controllers');
+  expect(preloads.map((path) => path.replace(/-normal-.*$/, ''))).toEqual([
+    '/assets/fonts/inconsolata-latin-400',
+    '/assets/fonts/source-sans-3-latin-400',
+    '/assets/fonts/source-sans-3-latin-600',
+    '/assets/fonts/source-sans-3-latin-700',
+  ]);
+  expect([...fontRequests].sort()).toEqual(preloads);
+  // A page without code does not preload the code font (src/remark/monospaceFontPreload.ts).
+  expect(
+    (await preloadedFonts(page, '/support')).some((path) => path.includes('inconsolata')),
+  ).toBe(false);
 
   // Client-side navigation through the menu.
   await page.locator('nav[aria-label="Docs sidebar"] a[href="/providers"]').click();
