@@ -12,54 +12,17 @@
  * Options: --no-build (reuse the last report build), --chunks main,runtime~main,8688 (file name
  * prefixes under assets/js), --top N (rows per bundle, default 25).
  */
-import {spawnSync} from 'node:child_process';
-import {existsSync, readFileSync, readdirSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {dirname, join} from 'node:path';
-import {fileURLToPath} from 'node:url';
+import {readFileSync, readdirSync} from 'node:fs';
+import {join} from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {SourceMapConsumer} from 'source-map';
 import {option} from './options.mjs';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outDir = join(tmpdir(), 'nest-docs-bundle-report');
+import {ensureReportBuild, groupOf, reportBuildDir as outDir} from './sourceMapBuild.mjs';
 
 const chunks = (option('chunks') ?? 'runtime~main,main').split(',');
 const top = Number(option('top') ?? 25);
 
-if (!process.argv.includes('--no-build') || !existsSync(join(outDir, 'index.html'))) {
-  console.log(`bundle-report: building with source maps into ${outDir} ...`);
-  const result = spawnSync('npx', ['docusaurus', 'build', '--out-dir', outDir], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    // Without the bundler's persistent cache: modules cached by a regular build (no source
-    // maps) would come out unmapped.
-    env: {...process.env, BUNDLE_REPORT: '1', ADS: 'off', DOCUSAURUS_NO_PERSISTENT_CACHE: '1'},
-  });
-  if (result.status !== 0) {
-    console.error('bundle-report: the build failed');
-    process.exit(1);
-  }
-}
-
-/**
- * The group a source belongs to: its package (`react-dom`, `@docusaurus/theme-classic`) or,
- * for the site's own files, their folder (`src/theme`, `.docusaurus`).
- * @param {string} source
- */
-function groupOf(source) {
-  const modules = source.lastIndexOf('node_modules/');
-  if (modules !== -1) {
-    const parts = source.slice(modules + 'node_modules/'.length).split('/');
-    return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
-  }
-  const site = source.replace(/^(webpack:\/\/)?[^/]*\/?\.?\//, '').split('/');
-  const srcIndex = site.indexOf('src');
-  if (srcIndex !== -1) return site.slice(srcIndex, srcIndex + 2).join('/');
-  const generated = site.indexOf('.docusaurus');
-  if (generated !== -1) return `.docusaurus/${site.slice(generated + 1, generated + 2).join('/')}`;
-  return `(other) ${site.slice(-2).join('/')}`;
-}
+ensureReportBuild('bundle-report', process.argv.includes('--no-build'));
 
 const jsDir = join(outDir, 'assets', 'js');
 const files = readdirSync(jsDir);
