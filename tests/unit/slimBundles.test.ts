@@ -11,6 +11,8 @@ import tslibHelpers, {helpersUsedBy, utilsCommonLib} from '../../src/plugins/tsl
 import * as helpersModule from '../../src/plugins/tslibHelpersModule';
 import prefetchOnce, {prefetchCaller} from '../../src/plugins/prefetchOnce';
 import {once} from '../../src/plugins/prefetchOnceModule';
+import shallowMemoObject, {reactUtilsFile} from '../../src/plugins/shallowMemoObject';
+import shallowMemoObjectLoader from '../../src/plugins/shallowMemoObjectLoader.cjs';
 
 const siteDir = join(__dirname, '..', '..');
 
@@ -119,5 +121,43 @@ describe('prefetchOnce', () => {
     expect(rule.resolve.alias['./prefetch$']).toBe(
       join(siteDir, 'src', 'plugins', 'prefetchOnceModule.ts'),
     );
+  });
+});
+
+describe('shallowMemoObject', () => {
+  it("rewrites theme-common's comparator to compare keys by code unit, in both bundles", () => {
+    const file = reactUtilsFile(siteDir);
+    const plugin = shallowMemoObject({siteDir} as LoadContext);
+    const configure = plugin.configureWebpack as unknown as (
+      config: {mode: string},
+      isServer: boolean,
+    ) => {module: {rules: {test: (resource: string) => boolean; use: {loader: string}[]}[]}};
+    for (const isServer of [false, true]) {
+      const [rule] = configure({mode: 'production'}, isServer).module.rules;
+      expect(rule.test(file)).toBe(true);
+      expect(rule.test(join(dirname(file), 'jsUtils.js'))).toBe(false);
+      expect(rule.use[0].loader).toBe(
+        join(siteDir, 'src', 'plugins', 'shallowMemoObjectLoader.cjs'),
+      );
+    }
+    // The installed file still has the line, and the result has no collator left.
+    const rewritten = shallowMemoObjectLoader.rewrite(readFileSync(file, 'utf8'));
+    expect(rewritten).not.toMatch(/localeCompare/);
+    const sort = /deps\.sort\((.*)\);/.exec(rewritten)?.[1] ?? '';
+    const compare = new Function(`return ${sort}`)() as (
+      a: [string, unknown],
+      b: [string, unknown],
+    ) => number;
+    const entries: [string, unknown][] = [
+      ['subtree', 1],
+      ['attributes', 2],
+      ['childList', 3],
+    ];
+    expect(entries.sort(compare).map(([key]) => key)).toEqual([
+      'attributes',
+      'childList',
+      'subtree',
+    ]);
+    expect(() => shallowMemoObjectLoader.rewrite('export const a = 1;')).toThrow(/not found/);
   });
 });
