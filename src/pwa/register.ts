@@ -22,23 +22,44 @@ function registerWhenQuiet(): void {
       // reads the site as before, with no error in its console.
       .catch((error: unknown) => console.debug('Offline reading unavailable:', error));
   };
-  const idle = () => {
-    if ('requestIdleCallback' in window) window.requestIdleCallback(register, {timeout: 10_000});
-    else register();
-  };
-  // Not at the first idle moment after `load`: see `registrationDue`.
+  // Not at the first idle moment after `load`: see `registrationDue`. The reader's input counts
+  // as activity too, and so does a focused search box: a search loads its index then, and
+  // installing the worker fetches ~70 KiB that a slow connection would carry in the same seconds.
   const loaded = performance.now();
   let count = performance.getEntriesByType('resource').length;
   let quietSince = loaded;
-  const check = () => {
+  const inputs = ['pointerdown', 'keydown', 'input'] as const;
+  const active = () => {
+    quietSince = performance.now();
+  };
+  for (const type of inputs) window.addEventListener(type, active, {capture: true, passive: true});
+  const due = () => {
     const now = performance.now();
     const current = performance.getEntriesByType('resource').length;
-    if (current !== count) {
+    if (current !== count || document.activeElement?.closest('[data-search-box]')) {
       count = current;
       quietSince = now;
     }
-    if (registrationDue(now - loaded, now - quietSince)) idle();
-    else window.setTimeout(check, 1000);
+    return registrationDue(now - loaded, now - quietSince);
+  };
+  const whenIdle = (callback: () => void) => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(callback, {timeout: 10_000});
+    else callback();
+  };
+  const check = () => {
+    if (!due()) {
+      window.setTimeout(check, 1000);
+      return;
+    }
+    // Asked again once the browser is idle: the reader may have started something meanwhile.
+    whenIdle(() => {
+      if (!due()) {
+        window.setTimeout(check, 1000);
+        return;
+      }
+      for (const type of inputs) window.removeEventListener(type, active, {capture: true});
+      register();
+    });
   };
   window.setTimeout(check, 1000);
 }
