@@ -73,7 +73,10 @@ async function place(frame) {
   });
   if (!original?.source) {
     const file = new URL(frame.url).pathname.split('/').pop() || frame.url;
-    return [`(unmapped) ${file}`, `${name} ${file}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`];
+    return [
+      `(unmapped) ${file}`,
+      `${name} ${file}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`,
+    ];
   }
   const source = original.source.replace(/^.*node_modules\//, '').replace(/^webpack:\/\/\/?/, '');
   return [groupOf(original.source), `${original.name ?? name} ${source}:${original.line}`];
