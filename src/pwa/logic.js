@@ -247,8 +247,8 @@ export function fillOfflinePage(html, pathname, links) {
  * When the page registers the worker (src/pwa/register.ts): once it has loaded at least
  * `earliest` ms ago and neither the page requested anything (the idle prefetches of linked pages,
  * images) nor the reader tapped or typed for `quiet` ms, or at the latest `latest` ms after
- * `load`. Installing the worker fetches the app
- * shell again and starts a thread, which would compete with what the page still loads.
+ * `load`. Installing the worker fetches the app shell again and starts a thread, which would
+ * compete with what the page still loads.
  *
  * @param {number} sinceLoad ms since the `load` event
  * @param {number} quietFor ms since the page's last new request or the reader's last input (or

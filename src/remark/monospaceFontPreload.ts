@@ -1,13 +1,14 @@
 /**
  * Remark plugin: a page with code (a fence, a code pair or inline code) gets
- * `<MonospaceFontPreload />` as its last node (it renders nothing in place), which preloads the code font
- * from the page's head (src/components/FontPreload). Pages without code do not
- * ask for a file they never use. Registered globally in
- * src/theme/MDXComponents.tsx, so no import is added to the page.
+ * `<MonospaceFontPreload />` as its last node (it renders nothing in place),
+ * which preloads the code font from the page's head (src/components/FontPreload).
+ * Pages without code do not ask for a file they never use. Registered globally
+ * in src/theme/MDXComponents.tsx, so no import is added to the page.
  */
 import type {Root} from 'mdast';
 import type {MdxJsxFlowElement} from 'mdast-util-mdx-jsx';
 import {EXIT, visit} from 'unist-util-visit';
+import {componentName as codePairName} from './codePair';
 
 export const componentName = 'MonospaceFontPreload';
 
@@ -18,7 +19,7 @@ export function hasCode(tree: Root): boolean {
     if (
       node.type === 'code' ||
       node.type === 'inlineCode' ||
-      (node.type === 'mdxJsxFlowElement' && (node as MdxJsxFlowElement).name === 'CodePair')
+      (node.type === 'mdxJsxFlowElement' && (node as MdxJsxFlowElement).name === codePairName)
     ) {
       found = true;
       return EXIT;
