@@ -1,4 +1,4 @@
-import {expect, test, type Page} from './fixtures';
+import {expect, settleOnLoad, test, type Page} from './fixtures';
 import {collectPageErrors} from './helpers';
 
 /**
@@ -76,7 +76,9 @@ test('blocks of a page reached by client-side navigation are highlighted', async
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`token colours follow the ${colorScheme} colour mode`, async ({browser}) => {
     const context = await browser.newContext({colorScheme});
-    const page = await context.newPage();
+    // A page of its own context waits for React on load like the fixture's (a plain `newPage`
+    // left that to `open`'s 5 s assertion, which a loaded CI machine once overran).
+    const page = settleOnLoad(await context.newPage());
     await open(page, '/pipes');
     // Polled: under load the first read can come while the page's styles still settle.
     const colours = () =>
