@@ -18,7 +18,7 @@ import slimDocsVersion from './src/plugins/slimDocsVersion';
 import slimSiteConfig from './src/plugins/slimSiteConfig';
 import tslibHelpers from './src/plugins/tslibHelpers';
 import prefetchOnce from './src/plugins/prefetchOnce';
-import shallowMemoObject from './src/plugins/shallowMemoObject';
+import sourcePatches from './src/plugins/sourcePatches';
 import sourceMaps from './src/plugins/sourceMaps';
 import offlinePlugin from './src/plugins/offline';
 import {pwaOptions} from './src/pwa/options';
@@ -146,7 +146,7 @@ const config = {
     slimSiteConfig,
     tslibHelpers,
     prefetchOnce,
-    shallowMemoObject,
+    sourcePatches,
     sourceMaps,
     (context: LoadContext) =>
       redirectsPlugin(context, {redirects: emittedRedirects(), noindexMarker}),

@@ -6,7 +6,7 @@
  * and site folders both reports print.
  */
 import {spawnSync} from 'node:child_process';
-import {existsSync} from 'node:fs';
+import {existsSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -23,6 +23,9 @@ export const reportBuildDir = join(tmpdir(), 'nest-docs-bundle-report');
 export function ensureReportBuild(name, reuse) {
   if (reuse && existsSync(join(reportBuildDir, 'index.html'))) return;
   console.log(`${name}: building with source maps into ${reportBuildDir} ...`);
+  // From an empty folder: over a stale one left by an earlier run, the build once failed to
+  // find its own server bundle (ENOENT on __server/server.bundle.js).
+  rmSync(reportBuildDir, {recursive: true, force: true});
   const result = spawnSync('npx', ['docusaurus', 'build', '--out-dir', reportBuildDir], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],

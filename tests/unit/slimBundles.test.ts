@@ -1,4 +1,5 @@
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {spawnSync} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
@@ -11,8 +12,12 @@ import tslibHelpers, {helpersUsedBy, utilsCommonLib} from '../../src/plugins/tsl
 import * as helpersModule from '../../src/plugins/tslibHelpersModule';
 import prefetchOnce, {prefetchCaller} from '../../src/plugins/prefetchOnce';
 import {once} from '../../src/plugins/prefetchOnceModule';
-import shallowMemoObject, {reactUtilsFile} from '../../src/plugins/shallowMemoObject';
-import shallowMemoObjectLoader from '../../src/plugins/shallowMemoObjectLoader.cjs';
+import sourcePatchesPlugin, {
+  patchedFile,
+  sourcePatchLoader,
+  sourcePatches,
+} from '../../src/plugins/sourcePatches';
+import sourcePatchLoaderModule from '../../src/plugins/sourcePatchLoader.cjs';
 
 const siteDir = join(__dirname, '..', '..');
 
@@ -124,24 +129,54 @@ describe('prefetchOnce', () => {
   });
 });
 
-describe('shallowMemoObject', () => {
-  it("rewrites theme-common's comparator to compare keys by code unit, in both bundles", () => {
-    const file = reactUtilsFile(siteDir);
-    const plugin = shallowMemoObject({siteDir} as LoadContext);
+describe('sourcePatches', () => {
+  const patched = (name: keyof typeof sourcePatches) => {
+    const patch = {name, ...sourcePatches[name]};
+    return sourcePatchLoaderModule.rewrite(
+      readFileSync(patchedFile(siteDir, patch), 'utf8'),
+      patch,
+    );
+  };
+
+  it('gives each patched file, and only it, the loader with its patch, in both bundles', () => {
+    const plugin = sourcePatchesPlugin({siteDir} as LoadContext);
     const configure = plugin.configureWebpack as unknown as (
       config: {mode: string},
       isServer: boolean,
-    ) => {module: {rules: {test: (resource: string) => boolean; use: {loader: string}[]}[]}};
+    ) => {
+      module: {
+        rules: {
+          test: (resource: string) => boolean;
+          use: {loader: string; options: {name: string; original: string}}[];
+        }[];
+      };
+    };
     for (const isServer of [false, true]) {
-      const [rule] = configure({mode: 'production'}, isServer).module.rules;
-      expect(rule.test(file)).toBe(true);
-      expect(rule.test(join(dirname(file), 'jsUtils.js'))).toBe(false);
-      expect(rule.use[0].loader).toBe(
-        join(siteDir, 'src', 'plugins', 'shallowMemoObjectLoader.cjs'),
-      );
+      const {rules} = configure({mode: 'production'}, isServer).module;
+      expect(rules.map((rule) => rule.use[0].options.name)).toEqual(Object.keys(sourcePatches));
+      for (const rule of rules) {
+        const patch = sourcePatches[rule.use[0].options.name as keyof typeof sourcePatches];
+        const file = patchedFile(siteDir, patch);
+        expect(rule.test(file)).toBe(true);
+        expect(rule.test(join(dirname(file), 'other.js'))).toBe(false);
+        expect(rule.use[0].loader).toBe(sourcePatchLoader(siteDir));
+        expect(rule.use[0].options.original).toBe(patch.original);
+      }
     }
-    // The installed file still has the line, and the result has no collator left.
-    const rewritten = shallowMemoObjectLoader.rewrite(readFileSync(file, 'utf8'));
+  });
+
+  it('fails with the patch named when its text is not in the file', () => {
+    expect(() =>
+      sourcePatchLoaderModule.rewrite('export const a = 1;', {
+        name: 'example',
+        original: 'b = 2',
+        replacement: 'b = 3',
+      }),
+    ).toThrow(/patch "example" did not find "b = 2"/);
+  });
+
+  it("shallowMemoObject: theme-common's comparator orders keys by code unit, without the collator", () => {
+    const rewritten = patched('shallowMemoObject');
     expect(rewritten).not.toMatch(/localeCompare/);
     const sort = /deps\.sort\((.*)\);/.exec(rewritten)?.[1] ?? '';
     const compare = new Function(`return ${sort}`)() as (
@@ -158,6 +193,22 @@ describe('shallowMemoObject', () => {
       'childList',
       'subtree',
     ]);
-    expect(() => shallowMemoObjectLoader.rewrite('export const a = 1;')).toThrow(/not found/);
+  });
+
+  it('helmetOnMount: a <Head> registers in componentDidMount in the browser, while rendering on the server', () => {
+    const rewritten = patched('helmetOnMount');
+    expect(rewritten).toContain(
+      'r.componentDidMount=function(){this.init()},r.render=function(){return q.canUseDOM||this.init(),null}',
+    );
+    // `q` is the Provider whose canUseDOM the dispatcher already consults.
+    expect(rewritten).toMatch(/\bq\.canUseDOM=/);
+    // Still a valid ES module.
+    const dir = mkdtempSync(join(tmpdir(), 'helmet-'));
+    try {
+      writeFileSync(join(dir, 'index.mjs'), rewritten);
+      expect(spawnSync(process.execPath, ['--check', join(dir, 'index.mjs')]).status).toBe(0);
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
   });
 });
