@@ -4,24 +4,27 @@
  */
 
 /**
- * @typedef {{name: string, original: string, replacement: string}} PatchOptions
+ * @typedef {{original: string, replacement: string}} Edit
+ * @typedef {{name: string, edits: readonly Edit[]}} PatchOptions
  */
 
 /**
- * The source with the patch's text replaced, once. Throws if the text is not there (an upgrade
- * changed the file): the build fails rather than silently losing the fix.
+ * The source with each of the patch's pieces replaced, once, in order. Throws if a piece is not
+ * there (an upgrade changed the file): the build fails rather than silently losing the fix.
  * @param {string} source
  * @param {PatchOptions} patch
  * @returns {string}
  */
 function rewrite(source, patch) {
-  const at = source.indexOf(patch.original);
-  if (at === -1) {
-    throw new Error(
-      `src/plugins/sourcePatches.ts: patch "${patch.name}" did not find "${patch.original}"; review the patch against the installed package`,
-    );
-  }
-  return source.slice(0, at) + patch.replacement + source.slice(at + patch.original.length);
+  return patch.edits.reduce((text, {original, replacement}) => {
+    const at = text.indexOf(original);
+    if (at === -1) {
+      throw new Error(
+        `src/plugins/sourcePatches.ts: patch "${patch.name}" did not find "${original}"; review the patch against the installed package`,
+      );
+    }
+    return text.slice(0, at) + replacement + text.slice(at + original.length);
+  }, source);
 }
 
 /**

@@ -13,6 +13,7 @@ import * as helpersModule from '../../src/plugins/tslibHelpersModule';
 import prefetchOnce, {prefetchCaller} from '../../src/plugins/prefetchOnce';
 import {once} from '../../src/plugins/prefetchOnceModule';
 import sourcePatchesPlugin, {
+  type Edit,
   patchedFile,
   sourcePatchLoader,
   sourcePatches,
@@ -147,7 +148,7 @@ describe('sourcePatches', () => {
       module: {
         rules: {
           test: (resource: string) => boolean;
-          use: {loader: string; options: {name: string; original: string}}[];
+          use: {loader: string; options: {name: string; edits: readonly Edit[]}}[];
         }[];
       };
     };
@@ -160,7 +161,7 @@ describe('sourcePatches', () => {
         expect(rule.test(file)).toBe(true);
         expect(rule.test(join(dirname(file), 'other.js'))).toBe(false);
         expect(rule.use[0].loader).toBe(sourcePatchLoader(siteDir));
-        expect(rule.use[0].options.original).toBe(patch.original);
+        expect(rule.use[0].options.edits).toBe(patch.edits);
       }
     }
   });
@@ -169,8 +170,10 @@ describe('sourcePatches', () => {
     expect(() =>
       sourcePatchLoaderModule.rewrite('export const a = 1;', {
         name: 'example',
-        original: 'b = 2',
-        replacement: 'b = 3',
+        edits: [
+          {original: 'a = 1', replacement: 'a = 2'},
+          {original: 'b = 2', replacement: 'b = 3'},
+        ],
       }),
     ).toThrow(/patch "example" did not find "b = 2"/);
   });
@@ -195,8 +198,13 @@ describe('sourcePatches', () => {
     ]);
   });
 
-  it('helmetOnMount: a <Head> registers in componentDidMount in the browser, while rendering on the server', () => {
+  it('helmetOnMount: in the browser a <Head> registers when mounted and merges in a frame; on the server while rendering', () => {
     const rewritten = patched('helmetOnMount');
+    // In the browser, a change only asks for a frame; the merge and the write happen there.
+    expect(rewritten).toContain(
+      'r.emitChange=function(){var s=this;if(!q.canUseDOM)return s.emitChangeNow();',
+    );
+    expect(rewritten).toContain('r.emitChangeNow=function(){var t,e,r=this.props.context');
     expect(rewritten).toContain(
       'r.componentDidMount=function(){this.init()},r.render=function(){return q.canUseDOM||this.init(),null}',
     );
