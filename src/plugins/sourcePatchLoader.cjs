@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Bundler loader of ./sourcePatches.ts: replaces one exact piece of a package's built file.
+ * Bundler loader of ./sourcePatches.ts: replaces exact pieces of a package's built file.
  */
 
 /**

@@ -21,6 +21,10 @@ export type SourcePatch = {
 
 export type Edit = {original: string; replacement: string};
 
+/** The end of react-helmet-async's `emitChange` and its `init`, up to `render` (1.3.0, minified). */
+const helmetClientPath =
+  'q.canUseDOM?(e=o,_&&cancelAnimationFrame(_),e.defer?_=requestAnimationFrame(function(){K(e,function(){_=null})}):(K(e),_=null)):k&&(i=k(o)),n(i)},r.init=function(){this.rendered||(this.rendered=!0,this.props.context.helmetInstances.add(this),this.emitChange())},';
+
 export const sourcePatches = {
   /**
    * The first `String.prototype.localeCompare` call of a page sets up the ICU collator: 13-22 ms
@@ -67,16 +71,14 @@ export const sourcePatches = {
     file: 'lib/index.module.js',
     edits: [
       {
-        // `q` is the module's Provider, `_` its pending frame (both read by the original below).
         original: 'r.emitChange=function(){var t,e,r=this.props.context',
-        replacement:
-          'r.emitChange=function(){var s=this;if(!q.canUseDOM)return s.emitChangeNow();_&&cancelAnimationFrame(_),_=requestAnimationFrame(function(){_=null,s.emitChangeNow()})},r.emitChangeNow=function(){var t,e,r=this.props.context',
+        replacement: `r.emitChange=function(){var s=this;if(!q.canUseDOM)return s.emitChangeNow();_&&cancelAnimationFrame(_),_=requestAnimationFrame(function(){_=null,s.emitChangeNow()})},r.emitChangeNow=function(){var t,e,r=this.props.context`,
       },
       {
-        original:
-          'q.canUseDOM?(e=o,_&&cancelAnimationFrame(_),e.defer?_=requestAnimationFrame(function(){K(e,function(){_=null})}):(K(e),_=null)):k&&(i=k(o)),n(i)},r.init=function(){this.rendered||(this.rendered=!0,this.props.context.helmetInstances.add(this),this.emitChange())},r.render=function(){return this.init(),null}',
-        replacement:
-          'q.canUseDOM?(e=o,_&&cancelAnimationFrame(_),e.defer?_=requestAnimationFrame(function(){K(e,function(){_=null})}):(K(e),_=null)):k&&(i=k(o)),n(i)},r.init=function(){this.rendered||(this.rendered=!0,this.props.context.helmetInstances.add(this),this.emitChange())},r.componentDidMount=function(){this.init()},r.render=function(){return q.canUseDOM||this.init(),null}',
+        // Led by the dispatcher's own client path, which shows that `q` is the Provider and `_`
+        // the pending frame, as the edit above assumes.
+        original: `${helmetClientPath}r.render=function(){return this.init(),null}`,
+        replacement: `${helmetClientPath}r.componentDidMount=function(){this.init()},r.render=function(){return q.canUseDOM||this.init(),null}`,
       },
     ],
   },

@@ -196,8 +196,9 @@ test('a page hydrates without a collator and without rewriting its head', async 
     document.addEventListener('DOMContentLoaded', () => {
       new MutationObserver((mutations) => {
         for (const mutation of mutations) {
-          const target = mutation.target as Element;
-          if (target.closest?.('title')) record.headChanges.push('title text');
+          const {target} = mutation;
+          const element = target instanceof Element ? target : target.parentElement;
+          if (element?.closest('title')) record.headChanges.push('title text');
           for (const node of Array.from(mutation.removedNodes)) {
             // The structured data comes back equal but for its key order (the minifier sorts).
             if (
