@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// The behaviour suite (tools/behaviour): real NestJS 8.4.7 apps started from
+// the pages' samples, against real servers from Debian's packages.
+//   npm run test:behaviour                       every page
+//   npm run test:behaviour -- tests/techniques/queues.test.ts   one page's tests
+// It installs tools/behaviour's packages when they are missing, and fails
+// before running anything when a server binary is missing, naming the
+// apt-get line (a missing broker never skips its tests).
+import {spawnSync} from 'node:child_process';
+import {existsSync, readFileSync} from 'node:fs';
+import {dirname, join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dir = join(root, 'tools', 'behaviour');
+
+/** Binary paths Debian uses, by package (the same list as tools/behaviour/lib/services.ts). */
+const servers = [
+  {pkg: 'redis-server', paths: ['/usr/bin/redis-server', '/usr/local/bin/redis-server']},
+  {pkg: 'nats-server', paths: ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']},
+  {pkg: 'mosquitto', paths: ['/usr/sbin/mosquitto', '/usr/bin/mosquitto']},
+  {pkg: 'rabbitmq-server', paths: ['/usr/lib/rabbitmq/bin/rabbitmq-server', '/usr/sbin/rabbitmq-server']},
+  {
+    pkg: 'postgresql',
+    paths: existsSync('/usr/lib/postgresql')
+      ? spawnSync('ls', ['/usr/lib/postgresql'], {encoding: 'utf8'}).stdout.split('\n').filter(Boolean).map((v) => `/usr/lib/postgresql/${v}/bin/postgres`)
+      : [],
+  },
+];
+
+const missing = servers.filter((server) => !server.paths.some((path) => existsSync(path))).map((server) => server.pkg);
+if (missing.length > 0) {
+  console.error(
+    `test:behaviour: the suite runs real servers, and ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed.\n` +
+      `Install with: apt-get install -y ${missing.join(' ')}   (.ci/run does this on a clean machine)`,
+  );
+  process.exit(1);
+}
+
+function installed() {
+  const lock = join(dir, 'package-lock.json');
+  const marker = join(dir, 'node_modules', '.package-lock.json');
+  if (!existsSync(marker)) return false;
+  const wanted = JSON.parse(readFileSync(lock, 'utf8')).packages ?? {};
+  const have = JSON.parse(readFileSync(marker, 'utf8')).packages ?? {};
+  return Object.entries(wanted).every(([path, entry]) => path === '' || have[path]?.version === entry.version);
+}
+
+if (!installed()) {
+  console.log('test:behaviour: installing tools/behaviour (npm ci)...');
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {cwd: dir, stdio: 'inherit'});
+  if (result.status !== 0) {
+    console.error('test:behaviour: npm ci in tools/behaviour failed');
+    process.exit(1);
+  }
+}
+
+const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const result = spawnSync(process.execPath, [vitest, 'run', '--config', join(dir, 'vitest.config.mts'), ...process.argv.slice(2)], {
+  cwd: dir,
+  stdio: 'inherit',
+});
+process.exit(result.status ?? 1);

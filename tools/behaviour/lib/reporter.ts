@@ -1,0 +1,66 @@
+/**
+ * Prints `N claims verified on P pages` after the run, and fails the run when
+ * a fence marked `output=<id>` in docs/ was compared by no test (only when the
+ * whole suite ran: a filtered run cannot know).
+ */
+import {readdirSync, readFileSync, existsSync, rmSync} from 'node:fs';
+import {join, relative} from 'node:path';
+import type {Reporter, TestModule, Vitest} from 'vitest/node';
+import {claimSeparator} from './claim';
+import {verifiedOutputsDir} from './outputs';
+import {readPage, repoRoot} from './pages';
+
+function docsPages(dir = join(repoRoot, 'docs')): string[] {
+  return readdirSync(dir, {withFileTypes: true}).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return docsPages(path);
+    return /\.mdx?$/.test(entry.name) ? [relative(repoRoot, path)] : [];
+  });
+}
+
+export default class ClaimReporter implements Reporter {
+  private vitest!: Vitest;
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+    rmSync(verifiedOutputsDir, {recursive: true, force: true});
+  }
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    let passed = 0;
+    let failed = 0;
+    const pages = new Set<string>();
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const index = test.name.indexOf(claimSeparator);
+        if (index < 0) continue;
+        const state = test.result().state;
+        if (state === 'passed') {
+          passed += 1;
+          pages.add(test.name.slice(0, index).split('#')[0]);
+        } else if (state === 'failed') {
+          failed += 1;
+        }
+      }
+    }
+    const filtered = this.vitest.config.testNamePattern !== undefined || (this.vitest.filenamePattern?.length ?? 0) > 0;
+    const seen = new Set<string>();
+    if (existsSync(verifiedOutputsDir)) {
+      for (const file of readdirSync(verifiedOutputsDir)) {
+        for (const line of readFileSync(join(verifiedOutputsDir, file), 'utf8').split('\n')) if (line) seen.add(line);
+      }
+    }
+    const unchecked: string[] = [];
+    if (!filtered) {
+      for (const page of docsPages()) {
+        for (const fence of readPage(page).fences) {
+          if (fence.output && !seen.has(`${page}#${fence.output}`)) unchecked.push(`${page}:${fence.line} output=${fence.output}`);
+        }
+      }
+    }
+    console.log(`\n${passed} claims verified on ${pages.size} pages${failed ? ` (${failed} claims failed)` : ''}`);
+    if (unchecked.length) {
+      console.error(`\nOutputs marked in docs/ that no test compared (${unchecked.length}):\n  ${unchecked.join('\n  ')}`);
+      process.exitCode = 1;
+    }
+  }
+}
