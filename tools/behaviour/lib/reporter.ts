@@ -42,7 +42,9 @@ export default class ClaimReporter implements Reporter {
         }
       }
     }
-    const filtered = this.vitest.config.testNamePattern !== undefined || (this.vitest.filenamePattern?.length ?? 0) > 0;
+    // A run narrowed to some files or names cannot tell which outputs went unchecked.
+    const positional = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('-') && !/^(run|--config)$/.test(all[i - 1] ?? '') && arg !== 'run');
+    const filtered = this.vitest.config.testNamePattern !== undefined || positional.length > 0;
     const seen = new Set<string>();
     if (existsSync(verifiedOutputsDir)) {
       for (const file of readdirSync(verifiedOutputsDir)) {
