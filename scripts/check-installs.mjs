@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// @ts-check
+/*
+ * Install commands that work in a NestJS 8.4.7 project. Every `npm i` /
+ * `npm install` / `npm add` command in docs/ (in a code block or in inline
+ * code) must name each package with a version range, and where the package is
+ * part of a pinned set (tools/samples, which the samples type-check against,
+ * or tools/behaviour, which the behaviour suite runs), the range must admit
+ * the pinned version. The pinned sets install with npm's normal peer rules
+ * (no legacy-peer-deps), so a range that admits them installs without peer
+ * conflicts into a Nest 8 project. Readers broke production installing an
+ * unpinned transport package (docs.nestjs.com #2521): npm resolves a bare name
+ * to today's release, built for Nest 10 or 11.
+ *
+ *   node scripts/check-installs.mjs [files or folders]   (default docs/)
+ */
+import {readFileSync, readdirSync, statSync} from 'node:fs';
+import {dirname, join, relative, resolve} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import semver from 'semver';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const pinnedSets = ['tools/samples', 'tools/behaviour'];
+
+/**
+ * The versions each pinned set installs: its own dependencies and every
+ * package of its lock file (a transitive package is pinned too).
+ * @param {string} [base]
+ * @returns {Map<string, Set<string>>}
+ */
+export function pinnedVersions(base = root) {
+  /** @type {Map<string, Set<string>>} */
+  const versions = new Map();
+  for (const set of pinnedSets) {
+    const lock = JSON.parse(readFileSync(join(base, set, 'package-lock.json'), 'utf8'));
+    for (const [path, entry] of Object.entries(lock.packages ?? {})) {
+      if (!path.startsWith('node_modules/') || !entry.version) continue;
+      const name = entry.name && !entry.name.includes('@npm:') && path.endsWith(`node_modules/${entry.name}`) ? entry.name : path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+      // An alias (redis4 → npm:redis@4.1.0) pins the aliased package.
+      const real = /** @type {{version: string, resolved?: string}} */ (entry).resolved?.match(/\/((?:@[^/]+\/)?[^/]+)\/-\//)?.[1] ?? name;
+      const list = versions.get(real) ?? new Set();
+      list.add(entry.version);
+      versions.set(real, list);
+    }
+  }
+  return versions;
+}
+
+/**
+ * A package token of an install command: `@nestjs/core@^8` → name and range.
+ * @param {string} token
+ * @returns {{name: string, range: string | null}}
+ */
+export function parseSpec(token) {
+  const at = token.indexOf('@', token.startsWith('@') ? 1 : 0);
+  if (at < 0) return {name: token, range: null};
+  return {name: token.slice(0, at), range: token.slice(at + 1)};
+}
+
+/**
+ * The install commands of a Markdown text, with their 1-based line.
+ * @param {string} text
+ * @returns {{line: number, command: string, packages: string[]}[]}
+ */
+export function installCommands(text) {
+  /** @type {{line: number, command: string, packages: string[]}[]} */
+  const found = [];
+  text.split('\n').forEach((content, index) => {
+    // Inline code (`npm i -D @types/express`) and whole lines in code blocks.
+    const candidates = [...content.matchAll(/`([^`]*\bnpm (?:i|install|add)\b[^`]*)`/g)].map((m) => m[1]);
+    if (candidates.length === 0 && /^\s*(?:\$\s*)?npm (?:i|install|add)\b/.test(content)) candidates.push(content.trim());
+    for (const candidate of candidates) {
+      const command = candidate.replace(/^\$\s*/, '').split(/\s*(?:&&|;|\|)\s*/)[0];
+      const words = command.split(/\s+/).slice(2);
+      const packages = words.filter((word) => word && !word.startsWith('-') && !word.startsWith('#'));
+      found.push({line: index + 1, command, packages});
+    }
+  });
+  return found;
+}
+
+/**
+ * Problems of one page's install commands.
+ * @param {string} text
+ * @param {string} file
+ * @param {Map<string, Set<string>>} pinned
+ * @returns {string[]} `file:line: message`
+ */
+export function checkInstalls(text, file, pinned) {
+  /** @type {string[]} */
+  const problems = [];
+  for (const {line, command, packages} of installCommands(text)) {
+    // `npm install -g @nestjs/cli@8` is a global tool: it still needs its line.
+    for (const token of packages) {
+      const {name, range} = parseSpec(token);
+      if (!range) {
+        problems.push(`${file}:${line}: \`${command}\` installs ${name} without a version: name the line that works with Nest 8 (${name}@^x)`);
+        continue;
+      }
+      if (!semver.validRange(range)) {
+        problems.push(`${file}:${line}: ${name}@${range} is not a version range (a tag such as latest moves past Nest 8)`);
+        continue;
+      }
+      const versions = pinned.get(name);
+      if (versions && ![...versions].some((version) => semver.satisfies(version, range))) {
+        problems.push(`${file}:${line}: ${name}@${range} does not admit the pinned ${[...versions].join(' / ')} (${pinnedSets.join(', ')})`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** @param {string} path @returns {string[]} */
+function markdownFiles(path) {
+  if (statSync(path).isFile()) return [path];
+  return readdirSync(path, {withFileTypes: true}).flatMap((entry) =>
+    entry.isDirectory() ? markdownFiles(join(path, entry.name)) : /\.mdx?$/.test(entry.name) ? [join(path, entry.name)] : [],
+  );
+}
+
+/**
+ * @param {readonly string[]} args
+ * @returns {{problems: string[], commands: number}}
+ */
+export function checkDocs(args = []) {
+  const pinned = pinnedVersions();
+  const targets = args.length ? args.map((arg) => resolve(arg)) : [join(root, 'docs')];
+  /** @type {string[]} */
+  const problems = [];
+  let commands = 0;
+  for (const file of targets.flatMap(markdownFiles)) {
+    const text = readFileSync(file, 'utf8');
+    commands += installCommands(text).length;
+    problems.push(...checkInstalls(text, relative(root, file), pinned));
+  }
+  return {problems, commands};
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const {problems, commands} = checkDocs(process.argv.slice(2));
+  if (problems.length) {
+    console.error(problems.join('\n'));
+    console.error(`check-installs: ${problems.length} problem(s) in ${commands} install commands`);
+    process.exit(1);
+  }
+  console.log(`check-installs: ${commands} install commands name Nest 8 versions`);
+}
