@@ -43,4 +43,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', {ignoreRestSiblings: true}],
     },
   },
+  {
+    // The behaviour suite drives Nest applications whose objects are untyped at the test's edge
+    // (an app's server, a message payload): `any` is allowed there, and so are unused names that
+    // a page's sample destructures.
+    files: ['tools/behaviour/**/*.{ts,mts}'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', {ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_'}],
+      '@typescript-eslint/no-require-imports': 'off',
+    },
+  },
 );

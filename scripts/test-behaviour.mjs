@@ -55,6 +55,13 @@ if (!installed()) {
   }
 }
 
+// The tests and the harness type-check against the same Nest 8 declarations they run.
+const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], {stdio: 'inherit'});
+if (tsc.status !== 0) {
+  console.error('test:behaviour: the suite does not type-check (tsc -p tools/behaviour)');
+  process.exit(1);
+}
+
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const result = spawnSync(process.execPath, [vitest, 'run', '--config', join(dir, 'vitest.config.mts'), ...process.argv.slice(2)], {
   cwd: dir,
