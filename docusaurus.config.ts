@@ -73,7 +73,11 @@ const config = {
   // Docusaurus' page template, with the bundles requested after the first paint (see the file).
   ssrTemplate,
 
-  clientModules: ['./src/clientModules/pageFade.ts', './src/clientModules/idlePrefetch.ts'],
+  clientModules: [
+    './src/clientModules/pageFade.ts',
+    './src/clientModules/idlePrefetch.ts',
+    './src/clientModules/tocFollow.ts',
+  ],
 
   headTags: [
     {
@@ -194,6 +198,7 @@ const config = {
         {href: links.courses, label: 'Courses', position: 'right'},
         {to: '/support', label: 'Sponsor us', position: 'right'},
         {href: links.enterprise, label: 'Enterprise support', position: 'right'},
+        {type: 'custom-moreMenu', position: 'right'},
       ],
     },
     footer: {

@@ -7,7 +7,6 @@ import React, {useState, useSyncExternalStore, type ReactNode} from 'react';
 import clsx from 'clsx';
 import Translate, {translate} from '@docusaurus/Translate';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
-import Heading from '@theme/Heading';
 import {subscribeToNewsletter, type NewsletterEndpoint} from './client';
 import {createNewsletterStore} from './state';
 import styles from './styles.module.css';
@@ -52,9 +51,13 @@ export default function Newsletter(): ReactNode {
   return (
     <aside className={styles.newsletter} aria-labelledby={headingId} data-status={status}>
       <div className={styles.intro}>
-        <Heading as="h2" id={headingId} className={styles.title}>
+        {/* A plain heading, not the theme's Heading: no "Direct link" anchor, and no `anchor` class,
+            which is what the table of contents' highlight follows (only the article's headings
+            count there). */}
+        {/* eslint-disable-next-line @docusaurus/prefer-docusaurus-heading */}
+        <h2 id={headingId} className={styles.title}>
           <Translate id="site.newsletter.title">Join our newsletter</Translate>
-        </Heading>
+        </h2>
         <p className={styles.text}>
           <Translate id="site.newsletter.text">
             Subscribe to stay up to date with the latest Nest updates, features, and videos!

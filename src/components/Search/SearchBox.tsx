@@ -13,6 +13,7 @@ import React, {
   type ReactNode,
   useCallback,
   useEffect,
+  useLayoutEffect,
   useRef,
   useState,
 } from 'react';
@@ -22,6 +23,7 @@ import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import {translate} from '@docusaurus/Translate';
 import {prepare} from './pagefind';
+import {panelOffset} from './placement';
 import {searchPageUrl, type Suggestion} from './results';
 import styles from './styles.module.css';
 
@@ -139,6 +141,25 @@ export default function SearchBox(): ReactNode {
 
   const close = () => setOpen(false);
 
+  // The panel fits the viewport at every width and zoom (./placement.ts).
+  const box = useRef<HTMLDivElement>(null);
+  const popup = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (!expanded) return undefined;
+    const place = () => {
+      if (!box.current || !popup.current) return;
+      const left = panelOffset(
+        box.current.getBoundingClientRect().left,
+        popup.current.offsetWidth,
+        document.documentElement.clientWidth,
+      );
+      popup.current.style.left = `${left}px`;
+    };
+    place();
+    window.addEventListener('resize', place);
+    return () => window.removeEventListener('resize', place);
+  }, [expanded]);
+
   const go = (url: string, newTab: boolean) => {
     close();
     if (newTab) {
@@ -203,7 +224,10 @@ export default function SearchBox(): ReactNode {
     });
   } else if (expanded && results.status === 'done' && shown.length === 0) {
     status = translate(
-      {id: 'site.search.noResults', message: 'No pages match “{query}”.'},
+      {
+        id: 'site.search.noResultsBox',
+        message: 'No results for “{query}”. Check the spelling, or try other words.',
+      },
       {query: results.query},
     );
   } else if (expanded && results.status === 'loading' && shown.length === 0) {
@@ -219,7 +243,7 @@ export default function SearchBox(): ReactNode {
 
   return (
     // data-search-box: the code highlighter does not start loading on events here.
-    <div className={styles.box} data-search-box="">
+    <div className={styles.box} data-search-box="" ref={box}>
       <input
         ref={input}
         id="search"
@@ -270,7 +294,7 @@ export default function SearchBox(): ReactNode {
       </div>
       {expanded && (
         // Keeps the focus in the box while the pointer picks an option.
-        <div className={styles.popup} onMouseDown={(event) => event.preventDefault()}>
+        <div ref={popup} className={styles.popup} onMouseDown={(event) => event.preventDefault()}>
           {status && <p className={styles.status}>{status}</p>}
           <ul
             role="listbox"

@@ -170,7 +170,7 @@ export default function SearchPage(): ReactNode {
             {done &&
               (done.outcome.total === 0
                 ? translate(
-                    {id: 'site.search.noResults', message: 'No pages match “{query}”.'},
+                    {id: 'site.search.noResults', message: 'No results for “{query}”.'},
                     {query: done.query},
                   )
                 : done.outcome.total === 1
@@ -180,6 +180,21 @@ export default function SearchPage(): ReactNode {
                       {count: String(done.outcome.total)},
                     ))}
           </div>
+
+          {done && done.outcome.total === 0 && done.query.trim() !== '' && (
+            <p className={styles.hint}>
+              {translate({
+                id: 'site.search.noResultsHint',
+                message: 'Check the spelling, or try fewer or other words.',
+              })}{' '}
+              <Link to={`${baseUrl}introduction`}>
+                {translate({
+                  id: 'site.search.browseSections',
+                  message: 'Browse the sections of the documentation',
+                })}
+              </Link>
+            </p>
+          )}
 
           {done && done.outcome.items.length > 0 && (
             <ol className={styles.results}>

@@ -35,14 +35,34 @@ interface Options {
   section?: string;
 }
 
+/**
+ * Pagefind answers every query, and a query none of whose words occurs anywhere ("zzqxj") gets
+ * pages whose match holds no word at all, ranked by length alone. Only results with matched words
+ * count: a close typo ("interceptr") still matches its word, nonsense matches nothing.
+ */
+export function hasMatchedWords(result: Pick<PagefindResult, 'words'>): boolean {
+  return result.words.length > 0;
+}
+
 async function run(baseUrl: string, query: string, {section}: Options, counts = false) {
   const pagefind = await loadPagefind(baseUrl);
-  // Pagefind counts pages per section only once its filter index is loaded (one small file).
-  if (counts) await pagefind.filters();
-  const found = await pagefind.search(query, section ? {filters: {section}} : undefined);
+  if (!counts) {
+    const found = await pagefind.search(query, section ? {filters: {section}} : undefined);
+    return {results: (found?.results ?? []).filter(hasMatchedWords), sections: {}};
+  }
+  // The results page counts pages per section among the real matches, then filters by section
+  // itself (Pagefind's own counts include the wordless results).
+  const [found, list] = await Promise.all([pagefind.search(query), loadPageList(baseUrl)]);
+  const matched = (found?.results ?? []).filter(hasMatchedWords);
+  const sectionOf = (result: PagefindResult) => list.get(result.id)?.section ?? '';
+  const sections: Record<string, number> = {};
+  for (const result of matched) {
+    const name = sectionOf(result);
+    if (name) sections[name] = (sections[name] ?? 0) + 1;
+  }
   return {
-    results: found?.results ?? [],
-    sections: {...(section ? found?.totalFilters : found?.filters)?.section},
+    results: section ? matched.filter((result) => sectionOf(result) === section) : matched,
+    sections,
   };
 }
 

@@ -2,20 +2,83 @@
  * The header button that shows or hides the side navigation: the docs
  * sidebar on desktop, the navigation drawer on narrow screens.
  */
-import React, {type ReactNode} from 'react';
+import React, {type ReactNode, useEffect, useRef} from 'react';
 import {translate} from '@docusaurus/Translate';
 import {useWindowSize} from '@docusaurus/theme-common';
 import {useNavbarMobileSidebar} from '@docusaurus/theme-common/internal';
 import {useSidebarState} from '@site/src/components/SidebarState';
 import styles from './styles.module.css';
 
+const focusable =
+  'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+
+/** The focusable elements of the drawer that can be seen (a collapsed category's links cannot). */
+function focusableIn(drawer: HTMLElement): HTMLElement[] {
+  return Array.from(drawer.querySelectorAll<HTMLElement>(focusable)).filter(
+    (element) => element.offsetParent !== null || element === document.activeElement,
+  );
+}
+
+/**
+ * While the drawer is open, the keyboard stays in it: focus moves into it, Tab and Shift+Tab
+ * cycle through its items (not to the search box behind the overlay), Escape closes it, and the
+ * focus returns to this button (WAI-ARIA dialog pattern).
+ */
+function useDrawerFocus(
+  shown: boolean,
+  close: () => void,
+  button: React.RefObject<HTMLButtonElement | null>,
+) {
+  const closeRef = useRef(close);
+  useEffect(() => {
+    closeRef.current = close;
+  });
+  useEffect(() => {
+    if (!shown) return undefined;
+    const drawer = document.querySelector<HTMLElement>('.navbar-sidebar');
+    if (!drawer) return undefined;
+    const frame = window.requestAnimationFrame(() => {
+      (drawer.querySelector<HTMLElement>('.menu__link--active') ?? focusableIn(drawer)[0])?.focus();
+    });
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        closeRef.current();
+        button.current?.focus();
+        return;
+      }
+      if (event.key !== 'Tab') return;
+      const items = focusableIn(drawer);
+      if (items.length === 0) return;
+      const first = items[0];
+      const last = items[items.length - 1];
+      const inside = drawer.contains(document.activeElement);
+      if (event.shiftKey && (document.activeElement === first || !inside)) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && (document.activeElement === last || !inside)) {
+        event.preventDefault();
+        first.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      window.cancelAnimationFrame(frame);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [shown, button]);
+}
+
 export default function SidebarToggle(): ReactNode {
   const desktop = useSidebarState();
   const drawer = useNavbarMobileSidebar();
   const isMobile = useWindowSize() === 'mobile';
   const expanded = isMobile ? drawer.shown : desktop.isOpen;
+  const button = useRef<HTMLButtonElement>(null);
+  useDrawerFocus(isMobile && drawer.shown, drawer.toggle, button);
   return (
     <button
+      ref={button}
       type="button"
       className={styles.toggle}
       aria-expanded={expanded}

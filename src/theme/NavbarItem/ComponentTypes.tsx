@@ -1,10 +1,12 @@
-/** Navbar item types: the stock ones plus the site's sidebar toggle and social icons. */
+/** Navbar item types: the stock ones plus the site's sidebar toggle, social icons and More menu. */
 import ComponentTypes from '@theme-original/NavbarItem/ComponentTypes';
 import SidebarToggle from '@site/src/components/SidebarToggle';
 import SocialLinks from '@site/src/components/SocialLinks';
+import MoreMenu from '@site/src/components/MoreMenu';
 
 export default {
   ...ComponentTypes,
   'custom-sidebarToggle': SidebarToggle,
   'custom-socialLinks': SocialLinks,
+  'custom-moreMenu': MoreMenu,
 };
