@@ -4,6 +4,8 @@
  * everything after each test.
  */
 import {request as httpRequest} from 'node:http';
+import {writeFileSync} from 'node:fs';
+import {basename, join} from 'node:path';
 import {afterEach} from 'vitest';
 import {nest, listen} from '../../lib';
 
@@ -103,4 +105,19 @@ export async function answersWithin(base: string, method: string, path: string, 
     if (String(error).includes('timeout')) return 'hung';
     throw error;
   }
+}
+
+/**
+ * Recompiles one file of a sample set without decorator metadata, as Babel's legacy decorators build the
+ * JavaScript halves (no `design:paramtypes`): call it before the file is first required.
+ */
+export function withoutMetadata(set: {dir: string; sources: Map<string, string>}, filename: string): void {
+  const ts = nest('typescript');
+  const source = set.sources.get(filename);
+  if (source === undefined) throw new Error(`no file ${filename} in the set`);
+  const out = ts.transpileModule(source, {
+    fileName: `${filename}.js`,
+    compilerOptions: {module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2019, experimentalDecorators: true, emitDecoratorMetadata: false, allowJs: true},
+  });
+  writeFileSync(join(set.dir, `${basename(filename)}.js`), out.outputText);
 }
