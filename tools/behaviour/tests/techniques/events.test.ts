@@ -48,7 +48,7 @@ for (const lang of ['ts', 'js'] as const) {
   claim(`${page}#example`, `POST /orders emits order.created and the listener logs the confirmation (${lang})`, async () => {
     // app.module and orders.module are shown in TypeScript only, with nothing TypeScript-specific in them: a JS reader copies them as they are.
     const ts = samples(page, {files: missing('ts')});
-    const shared = lang === 'js' ? {'app.module': ts.sources.get('app.module')!, 'orders.module': ts.sources.get('orders.module')!} : {};
+    const shared: Record<string, string> = lang === 'js' ? {'app.module': ts.sources.get('app.module')!, 'orders.module': ts.sources.get('orders.module')!} : {};
     const set = samples(page, {lang, files: {...missing(lang), ...shared}});
     const {AppModule} = set.require('app.module');
     const log = memoryLogger();
