@@ -1,0 +1,234 @@
+import {spawnSync} from 'node:child_process';
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, afterEach, beforeAll, expect} from 'vitest';
+import {claim, compileModule, fragment, listen, nest, samples} from '../../lib';
+
+const {Module} = nest('@nestjs/common');
+const {NestFactory} = nest('@nestjs/core');
+const {FastifyAdapter} = nest('@nestjs/platform-fastify');
+const page = 'docs/techniques/streaming-files.md';
+
+const csv = 'name,age\nTom,3\nMisty,5\n';
+let workdir: string;
+let previousCwd: string;
+beforeAll(() => {
+  // The samples read reports/latest.csv relative to process.cwd().
+  previousCwd = process.cwd();
+  workdir = mkdtempSync(join(tmpdir(), 'behaviour-streaming-'));
+  mkdirSync(join(workdir, 'reports'));
+  writeFileSync(join(workdir, 'reports', 'latest.csv'), csv);
+  process.chdir(workdir);
+});
+afterAll(() => {
+  process.chdir(previousCwd);
+  rmSync(workdir, {recursive: true, force: true});
+});
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+async function start(controller: unknown, platform: 'express' | 'fastify' = 'express'): Promise<string> {
+  @Module({controllers: [controller as any]})
+  class AppModule {}
+  const app = platform === 'fastify'
+    ? await NestFactory.create(AppModule, new FastifyAdapter(), {logger: false})
+    : await NestFactory.create(AppModule, {logger: false});
+  close = () => app.close();
+  return listen(app);
+}
+
+/** A controller around a handler fragment of the page (a method shown without its class). */
+function controllerAround(section: string, contains: string, imports = ''): any {
+  const method = fragment(page, section, contains).value;
+  return compileModule<any>(`
+import { Controller, Get, Header, NotFoundException, StreamableFile } from '@nestjs/common';
+import { createReadStream, existsSync } from 'fs';
+import { join } from 'path';
+${imports}
+@Controller('reports')
+export class ReportsController {
+${method}
+}
+`).ReportsController;
+}
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(`${page}#streamable-file-class`, `returning a StreamableFile over a read stream sends the file's bytes (${lang})`, async () => {
+    const {ReportsController} = samples(page, {under: 'streamable-file-class', lang}).require('reports.controller');
+    const base = await start(ReportsController);
+    const response = await fetch(`${base}/reports/latest`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(csv);
+  });
+}
+
+claim(`${page}#cross-platform-support`, 'without options the Content-Type is application/octet-stream', async () => {
+  const {ReportsController} = samples(page, {under: 'streamable-file-class'}).require('reports.controller');
+  const base = await start(ReportsController);
+  const response = await fetch(`${base}/reports/latest`);
+  expect(response.headers.get('content-type')).toBe('application/octet-stream');
+  await response.text();
+});
+
+claim(`${page}#cross-platform-support`, 'the same controller runs unchanged on Fastify (same bytes, same default Content-Type)', async () => {
+  const {ReportsController} = samples(page, {under: 'streamable-file-class'}).require('reports.controller');
+  const base = await start(ReportsController, 'fastify');
+  const response = await fetch(`${base}/reports/latest`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('application/octet-stream');
+  expect(await response.text()).toBe(csv);
+});
+
+claim(`${page}#streamable-file-class`, 'a Buffer is sent with a Content-Length equal to its length', async () => {
+  const ReportsController = controllerAround('streamable-file-class', "@Get('summary')");
+  const base = await start(ReportsController);
+  const response = await fetch(`${base}/reports/summary`);
+  const body = await response.text();
+  expect(body).toBe('name,age,breed\nTom,3,Siamese\nMisty,5,Persian');
+  expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+});
+
+claim(`${page}#setting-the-headers`, 'type and disposition become Content-Type and Content-Disposition; a stream gets no Content-Length', async () => {
+  const ReportsController = controllerAround('setting-the-headers', 'disposition:');
+  for (const platform of ['express', 'fastify'] as const) {
+    const base = await start(ReportsController, platform);
+    const response = await fetch(`${base}/reports/latest`);
+    expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="latest-report.csv"');
+    expect(response.headers.get('content-length')).toBeNull();
+    expect(await response.text()).toBe(csv);
+    await close?.();
+    close = undefined;
+  }
+});
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(`${page}#setting-the-headers`, `headers set with res.set() under @Res({ passthrough: true }) are sent with the stream (${lang})`, async () => {
+    const {ReportsController} = samples(page, {under: 'setting-the-headers', lang}).require('reports.controller');
+    const base = await start(ReportsController);
+    const response = await fetch(`${base}/reports/latest`);
+    expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="latest-report.csv"');
+    expect(await response.text()).toBe(csv);
+  });
+}
+
+claim(`${page}#setting-the-headers`, 'a header set on the response wins over the StreamableFile option (@Header too)', async () => {
+  const {ReportsController} = compileModule<any>(`
+import { Controller, Get, Header, StreamableFile } from '@nestjs/common';
+@Controller('reports')
+export class ReportsController {
+  @Get('latest')
+  @Header('Content-Type', 'text/csv')
+  getLatest() {
+    return new StreamableFile(Buffer.from('a,b'), { type: 'application/pdf' });
+  }
+}
+`);
+  const base = await start(ReportsController);
+  const response = await fetch(`${base}/reports/latest`);
+  expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+  await response.text();
+});
+
+claim(`${page}#setting-the-headers`, 'with a plain @Res() the returned StreamableFile is ignored and no response comes', async () => {
+  const {ReportsController} = compileModule<any>(`
+import { Controller, Get, Res, StreamableFile } from '@nestjs/common';
+@Controller('reports')
+export class ReportsController {
+  @Get('latest')
+  getLatest(@Res() res: any) {
+    return new StreamableFile(Buffer.from('a,b'));
+  }
+}
+`);
+  const base = await start(ReportsController);
+  const outcome = await fetch(`${base}/reports/latest`, {signal: AbortSignal.timeout(700)}).then(
+    () => 'answered',
+    (error: Error) => error.name,
+  );
+  expect(outcome).toBe('TimeoutError');
+});
+
+claim(`${page}#streamable-file-class`, 'a missing file ends the whole process on Express when nothing listens for the stream error', async () => {
+  const empty = mkdtempSync(join(tmpdir(), 'behaviour-streaming-missing-'));
+  const set = samples(page, {under: 'streamable-file-class'});
+  const runner = join(set.dir, 'crash-runner.js');
+  writeFileSync(
+    runner,
+    `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module } = require('@nestjs/common');
+const { ReportsController } = require('./reports.controller.js');
+class AppModule {}
+Module({ controllers: [ReportsController] })(AppModule);
+(async () => {
+  const app = await NestFactory.create(AppModule, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  require('http').get(url + '/reports/latest', () => {}).on('error', () => {});
+  setTimeout(() => { console.log('still alive'); process.exit(0); }, 3000);
+})();
+`,
+  );
+  const result = spawnSync(process.execPath, [runner], {cwd: empty, encoding: 'utf8', timeout: 20_000});
+  rmSync(empty, {recursive: true, force: true});
+  expect(result.stdout).not.toContain('still alive');
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(/ENOENT: no such file or directory/);
+});
+
+claim(`${page}#streamable-file-class`, 'the checked handler answers 404 for a missing file and streams the file when it exists', async () => {
+  const ReportsController = controllerAround('streamable-file-class', 'existsSync(path)');
+  const base = await start(ReportsController);
+  const present = await fetch(`${base}/reports/latest`);
+  expect(await present.text()).toBe(csv);
+  rmSync(join(workdir, 'reports', 'latest.csv'));
+  try {
+    const missing = await fetch(`${base}/reports/latest`);
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).message).toBe('No report has been generated yet');
+  } finally {
+    writeFileSync(join(workdir, 'reports', 'latest.csv'), csv);
+  }
+});
+
+const unchecked = () =>
+  compileModule<any>(`
+import { Controller, Get, StreamableFile } from '@nestjs/common';
+import { createReadStream } from 'fs';
+@Controller('reports')
+export class ReportsController {
+  @Get('listened')
+  listened() {
+    const file = createReadStream('/nonexistent/latest.csv');
+    file.on('error', () => undefined);
+    return new StreamableFile(file);
+  }
+  @Get('plain')
+  plain() {
+    return new StreamableFile(createReadStream('/nonexistent/latest.csv'));
+  }
+}
+`).ReportsController;
+
+claim(`${page}#streamable-file-class`, "on Express an 'error' listener keeps the process alive but the response never finishes", async () => {
+  const base = await start(unchecked());
+  const outcome = await fetch(`${base}/reports/listened`, {signal: AbortSignal.timeout(700)}).then(
+    () => 'answered',
+    (error: Error) => error.name,
+  );
+  expect(outcome).toBe('TimeoutError');
+});
+
+claim(`${page}#streamable-file-class`, 'on Fastify an unreadable file fails the request with 500 and the process survives', async () => {
+  const base = await start(unchecked(), 'fastify');
+  expect((await fetch(`${base}/reports/plain`)).status).toBe(500);
+  expect((await fetch(`${base}/reports/plain`)).status).toBe(500);
+});
