@@ -1,0 +1,162 @@
+import {expect, vi} from 'vitest';
+import {spawnSync} from 'node:child_process';
+import {resolve} from 'node:path';
+import {claim, samples, nest, fragment} from '../../lib';
+
+const behaviourDir = resolve(__dirname, '..', '..');
+
+const common = nest('@nestjs/common');
+const {NestFactory} = nest('@nestjs/core');
+const {Module, Injectable, Scope, UseGuards, Controller} = common;
+const page = 'docs/standalone-applications.md';
+
+async function context(root: unknown, options: Record<string, unknown> = {logger: false}) {
+  return NestFactory.createApplicationContext(root, options);
+}
+
+claim(`${page}#getting-started`, `createApplicationContext() creates the providers and calls onModuleInit() and onApplicationBootstrap(); close() calls onModuleDestroy(), beforeApplicationShutdown() and onApplicationShutdown()`, async () => {
+  const calls: string[] = [];
+  @Injectable()
+  class TasksService {
+    onModuleInit() {
+      calls.push('onModuleInit');
+    }
+    onApplicationBootstrap() {
+      calls.push('onApplicationBootstrap');
+    }
+    onModuleDestroy() {
+      calls.push('onModuleDestroy');
+    }
+    beforeApplicationShutdown() {
+      calls.push('beforeApplicationShutdown');
+    }
+    onApplicationShutdown() {
+      calls.push('onApplicationShutdown');
+    }
+  }
+  @Module({providers: [TasksService]})
+  class AppModule {}
+  const app = await context(AppModule);
+  expect(calls).toEqual(['onModuleInit', 'onApplicationBootstrap']);
+  await app.close();
+  expect(calls).toEqual(['onModuleInit', 'onApplicationBootstrap', 'onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown']);
+});
+
+claim(`${page}#getting-started`, `the logger option ['error', 'warn'] silences the framework's start-up log lines (a fresh process each way)`, async () => {
+  const script = (options: string) => `
+    require('reflect-metadata');
+    const { Module } = require('@nestjs/common');
+    const { NestFactory } = require('@nestjs/core');
+    class AppModule {}
+    Module({})(AppModule);
+    NestFactory.createApplicationContext(AppModule, ${options}).then((app) => app.close());
+  `;
+  const run = (options: string) => spawnSync(process.execPath, ['-e', script(options)], {cwd: behaviourDir, encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}});
+  const quiet = run(`{ logger: ['error', 'warn'] }`);
+  expect([quiet.status, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+  const loud = run('{}');
+  expect(loud.status).toBe(0);
+  expect(loud.stdout).toContain('Starting Nest application...');
+});
+
+@Injectable()
+class TasksService {}
+
+claim(`${page}#getting-providers`, `get() finds a provider in any module; select(Module).get(Token, { strict: true }) finds only what that module declares itself`, async () => {
+  @Module({providers: [TasksService], exports: [TasksService]})
+  class TasksModule {}
+  @Module({imports: [TasksModule]})
+  class ReportsModule {}
+  @Module({imports: [ReportsModule]})
+  class AppModule {}
+  const app = await context(AppModule);
+  expect(app.get(TasksService)).toBeInstanceOf(TasksService);
+  expect(app.select(TasksModule).get(TasksService, {strict: true})).toBe(app.get(TasksService));
+  expect(() => app.select(ReportsModule).get(TasksService, {strict: true})).toThrow();
+  // select() reaches modules that the current one does not import, and the selected context can select again.
+  expect(app.select(ReportsModule).select(TasksModule).get(TasksService, {strict: true})).toBe(app.get(TasksService));
+  await app.close();
+});
+
+claim(`${page}#getting-providers`, `with two providers under one token, strict mode picks each module's own; a module outside the graph makes select() throw; an unknown token makes get() throw in both modes`, async () => {
+  @Module({providers: [{provide: 'STORE', useValue: 'cats store'}]})
+  class CatsModule {}
+  @Module({providers: [{provide: 'STORE', useValue: 'dogs store'}]})
+  class DogsModule {}
+  @Module({imports: [CatsModule, DogsModule]})
+  class AppModule {}
+  @Module({})
+  class Elsewhere {}
+  const app = await context(AppModule);
+  expect(app.select(CatsModule).get('STORE', {strict: true})).toBe('cats store');
+  expect(app.select(DogsModule).get('STORE', {strict: true})).toBe('dogs store');
+  expect(['cats store', 'dogs store']).toContain(app.get('STORE'));
+  expect(() => app.select(Elsewhere)).toThrow();
+  expect(() => app.get('NOBODY')).toThrow();
+  expect(() => app.select(CatsModule).get('NOBODY', {strict: true})).toThrow();
+  await app.close();
+});
+
+claim(`${page}#getting-providers`, `get() throws for request-scoped and transient providers; resolve() creates them`, async () => {
+  @Injectable({scope: Scope.REQUEST})
+  class PerRequest {}
+  @Injectable({scope: Scope.TRANSIENT})
+  class PerConsumer {}
+  @Module({providers: [PerRequest, PerConsumer]})
+  class AppModule {}
+  const app = await context(AppModule);
+  expect(() => app.get(PerRequest)).toThrow();
+  expect(() => app.get(PerConsumer)).toThrow();
+  expect(await app.resolve(PerRequest)).toBeInstanceOf(PerRequest);
+  expect(await app.resolve(PerConsumer)).toBeInstanceOf(PerConsumer);
+  await app.close();
+});
+
+claim(`${page}#getting-providers`, `a service method called on the context runs without guards or other enhancers`, async () => {
+  let guarded = 0;
+  @Injectable()
+  @UseGuards({canActivate: () => (guarded += 1, false)})
+  class ReportService {
+    run() {
+      return 'ran';
+    }
+  }
+  @Controller()
+  class Unused {}
+  @Module({providers: [ReportService], controllers: [Unused]})
+  class AppModule {}
+  const app = await context(AppModule);
+  expect(app.get(ReportService).run()).toBe('ran');
+  expect(guarded).toBe(0);
+  await app.close();
+});
+
+function reportScript(findAll: string) {
+  return samples(page, {
+    files: {
+      'cats-report': fragment(page, 'example', 'createApplicationContext').value,
+      'cats.service': `import { Injectable } from '@nestjs/common';\n@Injectable()\nexport class CatsService {\n  async findAll() { ${findAll} }\n}\n`,
+      'cats.module': `import { Module } from '@nestjs/common';\nimport { CatsService } from './cats.service';\n@Module({ providers: [CatsService] })\nexport class CatsModule {}\n`,
+      'app.module': `import { Module } from '@nestjs/common';\nimport { CatsModule } from './cats/cats.module';\n@Module({ imports: [CatsModule] })\nexport class AppModule {}\n`,
+    },
+  });
+}
+
+claim(`${page}#example`, `the report script prints "The database holds 2 cats", and on a failure logs the error and sets process.exitCode to 1`, async () => {
+  const lines: string[] = [];
+  const errors: unknown[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+  const error = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void errors.push(args[0]));
+  const before = process.exitCode;
+  try {
+    reportScript(`return ['Tom', 'Felix'];`).require('cats-report');
+    await vi.waitFor(() => expect(lines).toContain('The database holds 2 cats'), {timeout: 3000});
+    reportScript(`throw new Error('database unreachable');`).require('cats-report');
+    await vi.waitFor(() => expect(process.exitCode).toBe(1), {timeout: 3000});
+    expect(String(errors.find((e) => e instanceof Error))).toBe('Error: database unreachable');
+  } finally {
+    process.exitCode = before;
+    log.mockRestore();
+    error.mockRestore();
+  }
+});
