@@ -1,0 +1,132 @@
+import {afterAll, beforeAll, describe, expect} from 'vitest';
+import {claim, samples, nest, expectOutput, compileModule} from '../../lib';
+import {start, gql, type Started} from './_support';
+
+const {Module, ValidationPipe} = nest('@nestjs/common');
+const {GraphQLModule, GraphQLSchemaHost} = nest('@nestjs/graphql');
+const {printType} = nest('graphql');
+const page = 'docs/graphql/mapped-types.md';
+
+const files = {
+  'cats/models/cat.model': `
+import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+
+@ObjectType()
+export class Cat {
+  @Field(() => ID)
+  id: string;
+
+  @Field()
+  name: string;
+
+  @Field(() => Int)
+  age: number;
+
+  @Field()
+  breed: string;
+}
+`,
+  'cats.service': `
+import { Injectable } from '@nestjs/common';
+
+@Injectable()
+export class CatsService {
+  async update(id: string, input: any) {
+    return { id, name: 'Tom', age: 3, breed: 'Tabby', ...input };
+  }
+}
+`,
+};
+
+describe('the page’s derived inputs in one app', () => {
+  let started: Started;
+  let schema: any;
+  beforeAll(async () => {
+    const set = samples(page, {pick: {'cats/dto/update-cat.input': 1}, files});
+    const {CatsResolver} = set.require('cats/cats.resolver');
+    const {CatsService} = set.require('cats.service');
+    const dir = set.dir;
+    const {Extra} = compileModule(`
+import { Args, Mutation, Resolver } from '@nestjs/graphql';
+const { RenameCatInput } = require(${JSON.stringify(dir + '/rename-cat.input.js')});
+const { RegisterStrayInput } = require(${JSON.stringify(dir + '/register-stray.input.js')});
+const { AdmitCatInput } = require(${JSON.stringify(dir + '/admit-cat.input.js')});
+const { UpdateStrayInput } = require(${JSON.stringify(dir + '/update-stray.input.js')});
+@Resolver()
+export class Extra {
+  @Mutation(() => String) rename(@Args('input') input: RenameCatInput) { return JSON.stringify(input); }
+  @Mutation(() => String) register(@Args('input') input: RegisterStrayInput) { return JSON.stringify(input); }
+  @Mutation(() => String) admit(@Args('input') input: AdmitCatInput) { return JSON.stringify(input); }
+  @Mutation(() => String) updateStray(@Args('input') input: UpdateStrayInput) { return JSON.stringify(input); }
+}`);
+    const {Resolver, Query} = nest('@nestjs/graphql');
+    @Resolver()
+    class Q {
+      @Query(() => String)
+      ping() {
+        return 'pong';
+      }
+    }
+    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [CatsResolver, CatsService, Extra, Q]})
+    class AppModule {}
+    started = await start(AppModule, {before: (app) => app.useGlobalPipes(new ValidationPipe())});
+    schema = started.app.get(GraphQLSchemaHost).schema;
+  });
+  afterAll(() => started?.close());
+
+  const fieldsOf = (name: string) => Object.values(schema.getType(name).getFields()).map((f: any) => `${f.name}: ${f.type}`);
+
+  claim(`${page}#partial`, 'PartialType(CreateCatInput) gives the SDL the page shows', () => {
+    expectOutput(page, 'update-cat-sdl', printType(schema.getType('UpdateCatInput')));
+  });
+
+  claim(`${page}#partial`, 'the derived input keeps the validation rules, made optional: {} passes, a too long name fails', async () => {
+    const ok = await gql(`${started.base}/graphql`, 'mutation { updateCat(id: "1", input: {}) { name } }');
+    expect(ok.body).toEqual({data: {updateCat: {name: 'Tom'}}});
+    const bad = await gql(`${started.base}/graphql`, `mutation { updateCat(id: "1", input: { name: "${'x'.repeat(51)}" }) { name } }`);
+    expect(bad.body.errors[0].extensions.response.message).toEqual(['name must be shorter than or equal to 50 characters']);
+  });
+
+  claim(`${page}#pick`, 'PickType keeps only the listed fields', () => {
+    expect(fieldsOf('RenameCatInput')).toEqual(['name: String!']);
+  });
+
+  claim(`${page}#omit`, 'OmitType removes the listed fields', () => {
+    expect(fieldsOf('RegisterStrayInput')).toEqual(['name: String!', 'age: Int!']);
+  });
+
+  claim(`${page}#intersection`, 'IntersectionType has the fields of both classes, with the validation rules of both', async () => {
+    expect(fieldsOf('AdmitCatInput')).toEqual(['name: String!', 'age: Int!', 'breed: String!', 'vaccinated: Boolean!', 'allergies: String']);
+    const bad = await gql(`${started.base}/graphql`, 'mutation { admit(input: { name: "", age: -1, breed: "x", vaccinated: true }) }');
+    expect(bad.body.errors[0].extensions.response.message).toEqual(['name must be longer than or equal to 1 characters', 'age must not be less than 0']);
+  });
+
+  claim(`${page}#composition`, 'PartialType(OmitType(...)) has every field but breed, all optional', () => {
+    expect(fieldsOf('UpdateStrayInput')).toEqual(['name: String', 'age: Int']);
+  });
+});
+
+claim(`${page}#mapped-types`, 'PartialType from @nestjs/mapped-types copies no GraphQL fields: the derived input has none and the schema fails', async () => {
+  const set = samples(page, {pick: {'cats/dto/update-cat.input': 1}, files});
+  const {Wrong} = compileModule(`
+import { InputType, Args, Query, Resolver } from '@nestjs/graphql';
+import { PartialType } from '@nestjs/mapped-types';
+const { CreateCatInput } = require(${JSON.stringify(set.dir + '/create-cat.input.js')});
+@InputType()
+export class WrongUpdateInput extends PartialType(CreateCatInput) {}
+@Resolver()
+export class Wrong {
+  @Query(() => String) probe(@Args('input') input: WrongUpdateInput) { return 'x'; }
+}`);
+  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [Wrong]})
+  class AppModule {}
+  const errors: string[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '));
+  try {
+    await expect(start(AppModule)).rejects.toThrow('Schema generation error');
+  } finally {
+    console.error = original;
+  }
+  expect(errors.join('\n')).toContain('Input Object type WrongUpdateInput must define one or more fields.');
+});
