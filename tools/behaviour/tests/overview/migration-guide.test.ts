@@ -1,0 +1,162 @@
+import {spawnSync} from 'node:child_process';
+import {createServer} from 'node:http';
+import {resolve} from 'node:path';
+import {expect} from 'vitest';
+import {claim, samples, nest, fragment, compileModule, memoryLogger, freePort} from '../../lib';
+import {start, call, onClose} from './_support';
+
+const common = nest('@nestjs/common');
+const {NestFactory} = nest('@nestjs/core');
+const {Transport} = nest('@nestjs/microservices');
+const rxjs = nest('rxjs');
+const {Module, Controller, Get, ConsoleLogger, Logger} = common;
+const page = 'docs/migration-guide.md';
+const behaviourDir = resolve(__dirname, '..', '..');
+
+/** TypeScript of a page fragment as CommonJS for a child process (imports become requires). */
+function ts2js(source: string): string {
+  const ts = nest('typescript');
+  const out = ts.transpileModule(source, {compilerOptions: {module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2019}}).outputText;
+  return `const MyLogger = (() => { const exports = {}; ${out}; return exports.MyLogger; })();`;
+}
+
+claim(`${page}#http-module`, `HttpService from @nestjs/common logs a DEPRECATED! warning when created; the @nestjs/axios one does not`, async () => {
+  const {HttpModule: AxiosHttpModule} = nest('@nestjs/axios');
+  for (const [httpModule, expected] of [[common.HttpModule, true], [AxiosHttpModule, false]] as const) {
+    @Module({imports: [httpModule]})
+    class AppModule {}
+    const memory = memoryLogger();
+    const app = await NestFactory.createApplicationContext(AppModule, {logger: memory.logger});
+    await app.close();
+    expect(memory.lines.some((line) => line.level === 'warn' && line.message.startsWith('DEPRECATED! "HttpModule" (from the "@nestjs/common" package) is deprecated'))).toBe(expected);
+  }
+});
+
+claim(`${page}#http-module`, `a test mock provided under the @nestjs/common HttpService token does not replace the @nestjs/axios service the code injects`, async () => {
+  const axios = nest('@nestjs/axios');
+  const {Test} = nest('@nestjs/testing');
+  expect(common.HttpService).not.toBe(axios.HttpService);
+  @common.Injectable()
+  class CatFacts {
+    constructor(readonly http: InstanceType<typeof axios.HttpService>) {}
+  }
+  Reflect.defineMetadata('design:paramtypes', [axios.HttpService], CatFacts);
+  const mock = {get: () => 'mocked'};
+  const wrong = await Test.createTestingModule({imports: [axios.HttpModule], providers: [CatFacts]}).overrideProvider(common.HttpService).useValue(mock).compile();
+  expect(wrong.get(CatFacts).http).toBeInstanceOf(axios.HttpService);
+  const right = await Test.createTestingModule({imports: [axios.HttpModule], providers: [CatFacts]}).overrideProvider(axios.HttpService).useValue(mock).compile();
+  expect(right.get(CatFacts).http).toBe(mock);
+});
+
+claim(`${page}#routes-registered-with-all`, `@All('proxy') answers /proxy for any method but not /proxy/anything; @All('proxy/*') answers the nested paths`, async () => {
+  const {ProxyController} = compileModule(fragment(page, 'routes-registered-with-all', 'ProxyController').value, 'proxy-controller');
+  const {base} = await start([ProxyController]);
+  for (const method of ['GET', 'POST', 'DELETE']) {
+    expect((await call(base, method, '/proxy')).text).toBe('Only /proxy, for any HTTP method');
+    expect((await call(base, method, '/proxy/cats/1')).text).toBe('Any path below /proxy, for any HTTP method');
+  }
+  @Controller()
+  class OnlyRoot {
+    @common.All('proxy')
+    root() {
+      return 'root';
+    }
+  }
+  const only = await start([OnlyRoot]);
+  expect((await call(only.base, 'GET', '/proxy/anything')).status).toBe(404);
+});
+
+claim(`${page}#deprecated-async-listen-methods`, `startAllMicroservices() and listen() return promises; the deprecated startAllMicroservicesAsync() and listenAsync() still work`, async () => {
+  @Controller()
+  class Hello {
+    @Get()
+    hello() {
+      return 'hello';
+    }
+  }
+  @Module({controllers: [Hello]})
+  class AppModule {}
+  for (const deprecated of [false, true]) {
+    const app = await NestFactory.create(AppModule, {logger: false});
+    onClose(() => app.close());
+    const port = await freePort();
+    app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+    const started = deprecated ? app.startAllMicroservicesAsync() : app.startAllMicroservices();
+    expect(started).toBeInstanceOf(Promise);
+    await started;
+    const listening = deprecated ? app.listenAsync(0, '127.0.0.1') : app.listen(0, '127.0.0.1');
+    expect(listening).toBeInstanceOf(Promise);
+    await listening;
+    const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    expect(await (await fetch(url)).text()).toBe('hello');
+  }
+});
+
+claim(`${page}#logger`, `a subclass of Logger is refused with the "extends Logger" error (logger option and useLogger()); a subclass of ConsoleLogger is accepted (fresh process)`, async () => {
+  const myLogger = ts2js(fragment(page, 'logger', 'extends ConsoleLogger').value);
+  const script = `
+    require('reflect-metadata');
+    const { Module, Logger } = require('@nestjs/common');
+    const { NestFactory } = require('@nestjs/core');
+    ${myLogger}
+    class OldLogger extends Logger {}
+    class AppModule {}
+    Module({})(AppModule);
+    (async () => {
+      try { await NestFactory.createApplicationContext(AppModule, { logger: new OldLogger(), abortOnError: false }); console.log('OPTION ACCEPTED'); }
+      catch (e) { console.log('OPTION: ' + e.message); }
+      const app = await NestFactory.createApplicationContext(AppModule, { abortOnError: false });
+      try { app.useLogger(new OldLogger()); console.log('USELOGGER ACCEPTED'); } catch (e) { console.log('USELOGGER: ' + e.message); }
+      app.useLogger(new MyLogger());
+      console.log('MYLOGGER ACCEPTED');
+      await app.close();
+    })();
+  `;
+  const run = spawnSync(process.execPath, ['-e', script], {cwd: behaviourDir, encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}});
+  const message = 'Using the "extends Logger" instruction is not allowed in Nest v8. Please, use "extends ConsoleLogger" instead.';
+  const lines = run.stdout.split('\n').filter((line) => /^(OPTION|USELOGGER|MYLOGGER)/.test(line));
+  expect(lines).toEqual([`OPTION: ${message}`, `USELOGGER: ${message}`, 'MYLOGGER ACCEPTED']);
+});
+
+claim(`${page}#rxjs-7`, `lastValueFrom() and firstValueFrom() reject with EmptyError on an empty stream unless given a defaultValue; firstValueFrom() settles on a stream that never completes`, async () => {
+  const {lastValueFrom, firstValueFrom, EMPTY, EmptyError, of, interval} = rxjs;
+  expect(await lastValueFrom(of(1, 2, 3))).toBe(3);
+  await expect(lastValueFrom(EMPTY)).rejects.toBeInstanceOf(EmptyError);
+  await expect(firstValueFrom(EMPTY)).rejects.toBeInstanceOf(EmptyError);
+  expect(await lastValueFrom(EMPTY, {defaultValue: null})).toBeNull();
+  expect(await firstValueFrom(interval(5))).toBe(0);
+  expect(await rxjs.EMPTY.toPromise()).toBeUndefined();
+});
+
+claim(`${page}#httphealthindicator-needs-httpmodule-from-nestjsaxios`, `with HttpModule from @nestjs/axios the page's health endpoint reports the ping; without it pingCheck() fails with the "HttpService is not available" message`, async () => {
+  const target = createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  onClose(() => new Promise((resolve) => target.close(resolve)));
+  const url = `http://127.0.0.1:${(target.address() as {port: number}).port}`;
+  const set = samples(page, {edit: {'health/health.controller': [["'https://docs.nestjs.com'", `'${url}'`]]}});
+  const {HealthModule} = set.require('health/health.module');
+  const {base} = await start(HealthModule);
+  const health = await call(base, 'GET', '/health');
+  expect([health.status, health.json()]).toEqual([200, {status: 'ok', info: {docs: {status: 'up'}}, error: {}, details: {docs: {status: 'up'}}}]);
+
+  const {TerminusModule, HttpHealthIndicator} = nest('@nestjs/terminus');
+  const {HealthController} = set.require('health/health.controller');
+  @Module({imports: [TerminusModule], controllers: [HealthController]})
+  class WithoutHttpModule {}
+  const {app, base: bare} = await start(WithoutHttpModule, {options: {abortOnError: false}, logger: memoryLogger().logger});
+  const failed = await call(bare, 'GET', '/health');
+  expect(failed.status).toBe(500);
+  await expect((await app.resolve(HttpHealthIndicator)).pingCheck('docs', url)).rejects.toThrow(
+    'It seems like "HttpService" is not available in the current context. Are you sure you imported the HttpModule from the @nestjs/axios package?',
+  );
+});
+
+claim(`${page}#updating-packages`, `the installed Nest 8 core packages declare rxjs ^7.1.0 as a peer; @nestjs/axios and @nestjs/config accept Nest 7 and 8; @nestjs/graphql 9 wants graphql ^15.5.1`, () => {
+  const pkg = (name: string) => nest(`${name}/package.json`);
+  expect(pkg('@nestjs/core').peerDependencies.rxjs).toBe('^7.1.0');
+  expect(pkg('@nestjs/common').peerDependencies.rxjs).toBe('^7.1.0');
+  expect(pkg('@nestjs/axios').peerDependencies['@nestjs/common']).toBe('^7.0.0 || ^8.0.0');
+  expect(pkg('@nestjs/config').peerDependencies['@nestjs/common']).toBe('^7.0.0 || ^8.0.0');
+  expect(pkg('@nestjs/graphql').peerDependencies.graphql).toBe('^15.5.1');
+  expect(Object.keys(pkg('@nestjs/graphql').dependencies)).toEqual(expect.arrayContaining(['graphql-ws', 'subscriptions-transport-ws']));
+});
