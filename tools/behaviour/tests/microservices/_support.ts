@@ -30,3 +30,14 @@ export async function tcpMicroservice(module: unknown, setup: (app: any) => void
     },
   };
 }
+
+/** Keeps what console.log prints while the returned `restore()` has not been called. */
+export function captureConsole(): {lines: string[]; restore: () => void} {
+  const {format} = require('node:util') as typeof import('node:util');
+  const lines: string[] = [];
+  const original = console.log;
+  console.log = (...args: unknown[]) => {
+    lines.push(format(...args));
+  };
+  return {lines, restore: () => (console.log = original)};
+}
