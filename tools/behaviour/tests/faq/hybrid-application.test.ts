@@ -1,0 +1,175 @@
+import {afterAll, beforeAll, expect} from 'vitest';
+import {firstValueFrom} from 'rxjs';
+import {claim, samples, nest, listen, service, freePort, type Service} from '../../lib';
+import {captureLog} from '../fundamentals/_support';
+
+const {Module, Controller, Get, Injectable, UsePipes} = nest('@nestjs/common');
+const {NestFactory, APP_GUARD} = nest('@nestjs/core');
+const {Transport, ClientProxyFactory, MessagePattern, RpcException} = nest('@nestjs/microservices');
+const page = 'docs/faq/hybrid-application.md';
+const options: any = {logger: false, abortOnError: false};
+
+let redis: Service;
+beforeAll(async () => {
+  redis = await service('redis');
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+/** The error a client receives, as text (TCP hands over a string, other transports an object). */
+async function failure(observable: any): Promise<string> {
+  try {
+    await firstValueFrom(observable);
+  } catch (error: any) {
+    return typeof error === 'string' ? error : error.message;
+  }
+  throw new Error('no error');
+}
+
+function tcpClient(port: number) {
+  return ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+}
+
+claim(
+  `${page}#connecting-a-microservice`,
+  'one application answers HTTP and TCP messages after startAllMicroservices() and listen(), with one shared provider',
+  async () => {
+    @Injectable()
+    class CounterService {
+      count = 0;
+      next() {
+        this.count += 1;
+        return this.count;
+      }
+    }
+    @Controller()
+    class CounterController {
+      constructor(private readonly counter: CounterService) {}
+      @Get('count')
+      http() {
+        return this.counter.next();
+      }
+      @MessagePattern('count')
+      rpc() {
+        return this.counter.next();
+      }
+    }
+    @Module({controllers: [CounterController], providers: [CounterService]})
+    class AppModule {}
+    const port = await freePort();
+    const app = await NestFactory.create(AppModule, options);
+    const microservice = app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+    expect(typeof microservice.listen).toBe('function');
+    await app.startAllMicroservices();
+    // Resolved once listening: the port accepts a client right away.
+    const client = tcpClient(port);
+    expect(await firstValueFrom(client.send('count', {}))).toBe(1);
+    const base = await listen(app);
+    expect(await (await fetch(`${base}/count`)).text()).toBe('2');
+    client.close();
+    await app.close();
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(
+    `${page}#multiple-microservices`,
+    `MathController: { cmd: 'sum' } answers over TCP only, 'math.sum' over Redis only, logging the channel (${lang})`,
+    async () => {
+      const {MathController} = samples(page, {under: 'multiple-microservices', lang}).require('math.controller');
+      @Module({controllers: [MathController]})
+      class AppModule {}
+      const port = await freePort();
+      const app = await NestFactory.create(AppModule, options);
+      app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+      app.connectMicroservice({transport: Transport.REDIS, options: {url: redis.url}});
+      await app.startAllMicroservices();
+      const tcp = tcpClient(port);
+      const overRedis = ClientProxyFactory.create({transport: Transport.REDIS, options: {url: redis.url}});
+      try {
+        expect(await firstValueFrom(tcp.send({cmd: 'sum'}, [1, 2, 3]))).toBe(6);
+        const {lines, result} = await captureLog(() => firstValueFrom(overRedis.send('math.sum', [4, 5])));
+        expect(result).toBe(9);
+        expect(lines).toEqual(['Received on channel math.sum']);
+        expect(await failure(tcp.send('math.sum', [1]))).toBe('There is no matching message handler defined in the remote service.');
+        // Over Redis, nothing subscribes to a pattern without a handler there: such a request is never answered.
+      } finally {
+        tcp.close();
+        overRedis.close();
+        await app.close();
+      }
+    },
+  );
+}
+
+claim(`${page}#multiple-microservices`, 'without a transport argument, a handler listens on every connected transport', async () => {
+  @Controller()
+  class EchoController {
+    @MessagePattern('echo')
+    echo(data: unknown) {
+      return data;
+    }
+  }
+  @Module({controllers: [EchoController]})
+  class AppModule {}
+  const port = await freePort();
+  const app = await NestFactory.create(AppModule, options);
+  app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+  app.connectMicroservice({transport: Transport.REDIS, options: {url: redis.url}});
+  await app.startAllMicroservices();
+  const tcp = tcpClient(port);
+  const overRedis = ClientProxyFactory.create({transport: Transport.REDIS, options: {url: redis.url}});
+  expect(await firstValueFrom(tcp.send('echo', 'a'))).toBe('a');
+  expect(await firstValueFrom(overRedis.send('echo', 'b'))).toBe('b');
+  tcp.close();
+  overRedis.close();
+  await app.close();
+});
+
+claim(`${page}#sharing-configuration`, 'useGlobalPipes() and an APP_GUARD apply to the microservice only with { inheritAppConfig: true }', async () => {
+  const calls: string[] = [];
+  class MarkPipe {
+    transform(value: any) {
+      calls.push('pipe');
+      return {...value, piped: true};
+    }
+  }
+  @Injectable()
+  class DenyRpcGuard {
+    canActivate(context: any) {
+      calls.push('guard');
+      return context.getType() !== 'rpc' || context.switchToRpc().getData().allowed === true;
+    }
+  }
+  @Controller()
+  class ShowController {
+    @MessagePattern('show')
+    show(data: unknown) {
+      return data;
+    }
+  }
+  void UsePipes;
+  void RpcException;
+  @Module({controllers: [ShowController], providers: [{provide: APP_GUARD, useClass: DenyRpcGuard}]})
+  class AppModule {}
+  for (const inheritAppConfig of [false, true]) {
+    calls.length = 0;
+    const port = await freePort();
+    const app = await NestFactory.create(AppModule, options);
+    app.useGlobalPipes(new MarkPipe());
+    app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}}, {inheritAppConfig});
+    await app.startAllMicroservices();
+    const client = tcpClient(port);
+    if (inheritAppConfig) {
+      expect(await firstValueFrom(client.send('show', {allowed: true}))).toEqual({allowed: true, piped: true});
+      expect(await failure(client.send('show', {allowed: false}))).toBe('Forbidden resource');
+      expect(calls).toEqual(['guard', 'pipe', 'guard']);
+    } else {
+      expect(await firstValueFrom(client.send('show', {allowed: false}))).toEqual({allowed: false});
+      expect(calls).toEqual([]);
+    }
+    client.close();
+    await app.close();
+  }
+});
