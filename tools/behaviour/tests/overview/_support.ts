@@ -17,7 +17,12 @@ export const platforms: Platform[] = ['express', 'fastify'];
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
-  while (closers.length) await closers.pop()!().catch(() => undefined);
+  while (closers.length) {
+    const close = closers.pop()!;
+    await Promise.resolve()
+      .then(close)
+      .catch(() => undefined);
+  }
 });
 
 /** Registers something to close after the current test. */
@@ -120,4 +125,154 @@ export function withoutMetadata(set: {dir: string; sources: Map<string, string>}
     compilerOptions: {module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2019, experimentalDecorators: true, emitDecoratorMetadata: false, allowJs: true},
   });
   writeFileSync(join(set.dir, `${basename(filename)}.js`), out.outputText);
+}
+
+export type EnhancerKind = 'filter' | 'pipe' | 'guard' | 'interceptor';
+
+/**
+ * One global enhancer of each kind that records its runs (the guard says no, the filter answers), registered
+ * with useGlobal*() or as an APP_* provider, and a socket.io gateway plus a TCP microservice (connected with
+ * or without inheritAppConfig) on the same application. Returns what each transport saw.
+ */
+export async function globalEnhancersProbe(kind: EnhancerKind, how: 'useGlobal' | 'provider', inheritAppConfig: boolean) {
+  const common = nest('@nestjs/common');
+  const core = nest('@nestjs/core');
+  const ws = nest('@nestjs/websockets');
+  const ms = nest('@nestjs/microservices');
+  const {io} = nest('socket.io-client');
+  const ran: string[] = [];
+  const enhancers: Record<EnhancerKind, unknown> = {
+    filter: class {
+      catch(_exception: unknown, host: any) {
+        ran.push('filter');
+        if (host.getType() === 'http') host.switchToHttp().getResponse().status(500).json({filtered: true});
+        const {throwError} = nest('rxjs');
+        return host.getType() === 'rpc' ? throwError(() => ({status: 'error', message: 'filtered'})) : undefined;
+      }
+    },
+    pipe: class {
+      transform(value: unknown) {
+        ran.push('pipe');
+        return value;
+      }
+    },
+    guard: class {
+      canActivate() {
+        ran.push('guard');
+        return false;
+      }
+    },
+    interceptor: class {
+      intercept(_context: unknown, next: any) {
+        ran.push('interceptor');
+        return next.handle();
+      }
+    },
+  };
+  const Enhancer = enhancers[kind] as any;
+  if (kind === 'filter') common.Catch()(Enhancer);
+  const token = {filter: core.APP_FILTER, pipe: core.APP_PIPE, guard: core.APP_GUARD, interceptor: core.APP_INTERCEPTOR}[kind];
+
+  class Gateway {
+    ping(data: unknown) {
+      ran.push('ws handler');
+      if (data === 'fail') throw new ws.WsException('nope');
+      return data;
+    }
+  }
+  ws.SubscribeMessage('ping')(Gateway.prototype, 'ping', Object.getOwnPropertyDescriptor(Gateway.prototype, 'ping'));
+  ws.MessageBody()(Gateway.prototype, 'ping', 0);
+  ws.WebSocketGateway()(Gateway);
+
+  class Messages {
+    ping(data: unknown) {
+      ran.push('rpc handler');
+      if (data === 'fail') throw new ms.RpcException('nope');
+      return data;
+    }
+  }
+  ms.MessagePattern('ping')(Messages.prototype, 'ping', Object.getOwnPropertyDescriptor(Messages.prototype, 'ping'));
+  ms.Payload()(Messages.prototype, 'ping', 0);
+  common.Controller()(Messages);
+
+  const providers: unknown[] = [Gateway];
+  if (how === 'provider') providers.push({provide: token, useClass: Enhancer});
+  class AppModule {}
+  common.Module({providers, controllers: [Messages]})(AppModule);
+
+  const {NestFactory} = core;
+  const app = await NestFactory.create(AppModule, {logger: false});
+  onClose(() => app.close());
+  if (how === 'useGlobal') {
+    const method = {filter: 'useGlobalFilters', pipe: 'useGlobalPipes', guard: 'useGlobalGuards', interceptor: 'useGlobalInterceptors'}[kind];
+    app[method](new Enhancer());
+  }
+  const {freePort} = await import('../../lib');
+  const rpcPort = await freePort();
+  app.connectMicroservice({transport: ms.Transport.TCP, options: {host: '127.0.0.1', port: rpcPort}}, {inheritAppConfig});
+  await app.startAllMicroservices();
+  const base = await listen(app);
+
+  const socket = io(base, {transports: ['websocket'], forceNew: true});
+  onClose(async () => void socket.close());
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  const wsAnswer = await new Promise((resolve) => socket.emit('ping', 'hello', resolve));
+  const wsError = await new Promise((resolve) => {
+    socket.once('exception', resolve);
+    socket.emit('ping', 'fail');
+  });
+  const wsRan = ran.splice(0);
+
+  const client = ms.ClientProxyFactory.create({transport: ms.Transport.TCP, options: {host: '127.0.0.1', port: rpcPort}});
+  onClose(async () => client.close());
+  const {lastValueFrom} = nest('rxjs');
+  const rpc = (data: string) => lastValueFrom(client.send('ping', data)).then((value: unknown) => ({value}), (error: unknown) => ({error}));
+  const rpcAnswer = await rpc('hello');
+  const rpcError = await rpc('fail');
+  const rpcRan = ran.splice(0);
+  return {wsAnswer, wsError, wsRan, rpcAnswer, rpcError, rpcRan};
+}
+
+/** A microservice created with NestFactory.createMicroservice() (TCP) with one recording global pipe or guard: what ran for one message. */
+export async function microserviceGlobalProbe(kind: 'pipe' | 'guard') {
+  const common = nest('@nestjs/common');
+  const ms = nest('@nestjs/microservices');
+  const ran: string[] = [];
+  class Messages {
+    ping(data: unknown) {
+      ran.push('handler');
+      return data;
+    }
+  }
+  ms.MessagePattern('ping')(Messages.prototype, 'ping', Object.getOwnPropertyDescriptor(Messages.prototype, 'ping'));
+  ms.Payload()(Messages.prototype, 'ping', 0);
+  common.Controller()(Messages);
+  class AppModule {}
+  common.Module({controllers: [Messages]})(AppModule);
+  const {freePort} = await import('../../lib');
+  const port = await freePort();
+  const app = await nest('@nestjs/core').NestFactory.createMicroservice(AppModule, {transport: ms.Transport.TCP, options: {host: '127.0.0.1', port}, logger: false});
+  onClose(() => app.close());
+  if (kind === 'pipe') app.useGlobalPipes({transform: (value: unknown) => (ran.push('pipe'), value)});
+  else app.useGlobalGuards({canActivate: () => (ran.push('guard'), false)});
+  await app.listen();
+  const client = ms.ClientProxyFactory.create({transport: ms.Transport.TCP, options: {host: '127.0.0.1', port}});
+  onClose(async () => client.close());
+  const {lastValueFrom} = nest('rxjs');
+  const answer = await lastValueFrom(client.send('ping', 'hello')).then((value: unknown) => ({value}), (error: unknown) => ({error}));
+  return {answer, ran};
+}
+
+/** The two claims every enhancer page makes about global registration beyond HTTP, checked for one kind. */
+export async function expectGlobalOnlyOverHttp(kind: EnhancerKind, expectFn: (actual: unknown) => any): Promise<void> {
+  for (const how of ['useGlobal', 'provider'] as const) {
+    const without = await globalEnhancersProbe(kind, how, false);
+    expectFn({how, ws: without.wsRan, rpc: without.rpcRan}).toEqual({how, ws: ['ws handler', 'ws handler'], rpc: ['rpc handler', 'rpc handler']});
+    const inherited = await globalEnhancersProbe(kind, how, true);
+    expectFn({how, ws: inherited.wsRan}).toEqual({how, ws: ['ws handler', 'ws handler']});
+    expectFn(inherited.rpcRan).toContain(kind);
+  }
 }

@@ -1,6 +1,6 @@
 import {expect, vi} from 'vitest';
 import {claim, samples, nest, expectOutput} from '../../lib';
-import {start, call, platforms} from './_support';
+import {start, call, platforms, expectGlobalOnlyOverHttp} from './_support';
 
 const common = nest('@nestjs/common');
 const core = nest('@nestjs/core');
@@ -263,3 +263,7 @@ claim(`${page}#inheritance`, `bound with @UseFilters(TheClass) the derived filte
     "Cannot read properties of undefined (reading 'reply')",
   );
 });
+
+claim(`${page}#binding-filters`, `global filters (useGlobalFilters() or APP_FILTER) never reach a WebSocket gateway; a connected microservice gets them only with inheritAppConfig: true`, async () => {
+  await expectGlobalOnlyOverHttp('filter', expect);
+}, 30000);

@@ -1,6 +1,6 @@
 import {expect} from 'vitest';
 import {claim, samples, nest, expectOutput} from '../../lib';
-import {start, call, platforms} from './_support';
+import {start, call, platforms, expectGlobalOnlyOverHttp, microserviceGlobalProbe} from './_support';
 
 const common = nest('@nestjs/common');
 const {APP_GUARD, Reflector} = nest('@nestjs/core');
@@ -277,3 +277,12 @@ claim(`${page}#roles-on-the-controller-class`, `getAllAndOverride() returns the 
 });
 
 void Post;
+
+claim(`${page}#binding-guards`, `global guards (useGlobalGuards() or APP_GUARD) never reach a WebSocket gateway; a connected microservice gets them only with inheritAppConfig: true`, async () => {
+  await expectGlobalOnlyOverHttp('guard', expect);
+}, 30000);
+
+claim(`${page}#binding-guards`, `in an application made with NestFactory.createMicroservice(), useGlobalGuards() guards each message`, async () => {
+  const {answer, ran} = await microserviceGlobalProbe('guard');
+  expect([answer, ran]).toEqual([{error: {status: 'error', message: 'Forbidden resource'}}, ['guard']]);
+});

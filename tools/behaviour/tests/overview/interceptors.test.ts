@@ -1,6 +1,6 @@
 import {expect, vi} from 'vitest';
 import {claim, samples, nest, expectOutput} from '../../lib';
-import {start, call, platforms} from './_support';
+import {start, call, platforms, expectGlobalOnlyOverHttp} from './_support';
 
 const common = nest('@nestjs/common');
 const {APP_INTERCEPTOR} = nest('@nestjs/core');
@@ -242,3 +242,7 @@ claim(`${page}#aspect-interception`, `the execution context gives the request (m
   await call(base, 'GET', '/cats/3?x=1');
   expect(seen).toEqual(['GET /cats/3?x=1 findOne CatsController']);
 });
+
+claim(`${page}#binding-interceptors`, `global interceptors (useGlobalInterceptors() or APP_INTERCEPTOR) never reach a WebSocket gateway; a connected microservice gets them only with inheritAppConfig: true`, async () => {
+  await expectGlobalOnlyOverHttp('interceptor', expect);
+}, 30000);

@@ -1,6 +1,6 @@
 import {expect} from 'vitest';
 import {claim, samples, nest, expectOutput, fragment, compileModule} from '../../lib';
-import {start, call, withoutMetadata} from './_support';
+import {start, call, withoutMetadata, expectGlobalOnlyOverHttp, microserviceGlobalProbe} from './_support';
 
 const common = nest('@nestjs/common');
 const {APP_PIPE} = nest('@nestjs/core');
@@ -329,3 +329,12 @@ claim(`${page}#pipes`, `a pipe that throws skips the handler, and the route's ex
 
 void Injectable;
 void APP_PIPE;
+
+claim(`${page}#global-scoped-pipes`, `global pipes (useGlobalPipes() or APP_PIPE) never reach a WebSocket gateway; a connected microservice gets them only with inheritAppConfig: true`, async () => {
+  await expectGlobalOnlyOverHttp('pipe', expect);
+}, 30000);
+
+claim(`${page}#global-scoped-pipes`, `in an application made with NestFactory.createMicroservice(), useGlobalPipes() runs the pipe for each message`, async () => {
+  const {answer, ran} = await microserviceGlobalProbe('pipe');
+  expect([answer, ran]).toEqual([{value: 'hello'}, ['pipe', 'handler']]);
+});
