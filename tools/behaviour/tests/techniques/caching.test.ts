@@ -43,7 +43,8 @@ function spy(prototype: any, name: string): {calls: number} {
     counter.calls += 1;
     return original.apply(this, args);
   };
-  for (const key of Reflect.getMetadataKeys(original)) Reflect.defineMetadata(key, Reflect.getMetadata(key, original), wrapped);
+  const reflect = Reflect as any;
+  for (const key of reflect.getMetadataKeys(original)) reflect.defineMetadata(key, reflect.getMetadata(key, original), wrapped);
   prototype[name] = wrapped;
   return counter;
 }
