@@ -134,7 +134,7 @@ for (const lang of ['ts', 'js'] as const) {
 
 // Claims of the prose, checked with small controllers written here (on both platforms where the page speaks of both).
 const {Body, Delete, Header, Ip, Next, Req, Request: RequestDecorator, Put, Patch} = common;
-void Body; void Delete; void Ip; void Next; void Req; void RequestDecorator; void Put; void Patch;
+void Ip; void RequestDecorator;
 
 @Controller('cats')
 class PathsController {
@@ -426,4 +426,160 @@ claim(`${page}#library-specific-approach`, `an interceptor that maps the result 
   const {base} = await start(AppModule);
   expect((await call(base, 'GET', '/cats/native')).json()).toEqual([]);
   expect((await call(base, 'GET', '/cats/passthrough')).json()).toEqual({data: []});
+});
+
+@Controller('cats')
+class PatternsController {
+  @Get('ab?cd')
+  optional() {
+    return 'optional';
+  }
+
+  @Get('xy+z')
+  repeated() {
+    return 'repeated';
+  }
+
+  @Get('mn(op)?q')
+  group() {
+    return 'group';
+  }
+}
+
+claim(`${page}#route-wildcards`, `on Express, ? + and parentheses act like limited regular expressions: ab?cd, xy+z, mn(op)?q`, async () => {
+  const {base} = await start([PatternsController]);
+  for (const [path, text] of [['acd', 'optional'], ['abcd', 'optional'], ['xyz', 'repeated'], ['xyyyz', 'repeated'], ['mnq', 'group'], ['mnopq', 'group']]) {
+    expect((await call(base, 'GET', `/cats/${path}`)).text, path).toBe(text);
+  }
+  expect((await call(base, 'GET', '/cats/xy+z')).status).toBe(404);
+});
+
+claim(`${page}#route-wildcards`, `on Fastify, the Express meanings of ? + and parentheses do not carry over ('xy+z' only matches itself)`, async () => {
+  const {base} = await start([PatternsController], {platform: 'fastify'});
+  for (const path of ['acd', 'abcd', 'xyz', 'xyyz', 'mnq', 'mnopq']) {
+    expect((await call(base, 'GET', `/cats/${path}`)).status, path).toBe(404);
+  }
+  expect((await call(base, 'GET', '/cats/xy+z')).text).toBe('repeated');
+});
+
+claim(`${page}#routing`, `without a prefix in @Controller(), the handler paths are used as they are`, async () => {
+  @Controller()
+  class NoPrefix {
+    @Get('cats')
+    cats() {
+      return 'no prefix';
+    }
+  }
+  const {base} = await start([NoPrefix]);
+  expect((await call(base, 'GET', '/cats')).text).toBe('no prefix');
+});
+
+for (const platform of platforms) {
+  claim(`${page}#routing`, `without @HttpCode(), PUT, PATCH and DELETE answer 200 like GET (${platform})`, async () => {
+    @Controller('cats')
+    class Verbs {
+      @Put(':id')
+      put() {
+        return 'put';
+      }
+
+      @Patch(':id')
+      patch() {
+        return 'patch';
+      }
+
+      @Delete(':id')
+      remove() {
+        return 'delete';
+      }
+    }
+    const {base} = await start([Verbs], {platform});
+    for (const method of ['PUT', 'PATCH', 'DELETE']) {
+      const reply = await call(base, method, '/cats/1');
+      expect([reply.status, reply.text]).toEqual([200, method === 'DELETE' ? 'delete' : method.toLowerCase()]);
+    }
+  });
+
+  claim(`${page}#request-object`, `@Req() gives the platform's own request object: Fastify's wraps the Node.js request in .raw, Express's is it (${platform})`, async () => {
+    @Controller('cats')
+    class Raw {
+      @Get()
+      findAll(@Req() request: any) {
+        return {hasRaw: request.raw !== undefined, expressGet: typeof request.get === 'function'};
+      }
+    }
+    const {base} = await start([Raw], {platform});
+    expect((await call(base, 'GET', '/cats')).json()).toEqual(platform === 'fastify' ? {hasRaw: true, expressGet: false} : {hasRaw: false, expressGet: true});
+  });
+}
+
+claim(`${page}#routing`, `a handler that injects @Next() is switched to the library-specific mode too: its return value is not sent`, async () => {
+  @Controller('cats')
+  class WithNext {
+    @Get()
+    findAll(@Next() next: unknown) {
+      void next;
+      return 'ignored';
+    }
+  }
+  const {base} = await start([WithNext]);
+  expect(await answersWithin(base, 'GET', '/cats', 400)).toBe('hung');
+});
+
+claim(`${page}#headers`, `several @Header() decorators set several headers`, async () => {
+  @Controller('cats')
+  class Several {
+    @Get()
+    @Header('Cache-Control', 'no-store')
+    @Header('X-Cats', 'many')
+    findAll() {
+      return 'cats';
+    }
+  }
+  const {base} = await start([Several]);
+  const reply = await call(base, 'GET', '/cats');
+  expect([reply.headers['cache-control'], reply.headers['x-cats']]).toEqual(['no-store', 'many']);
+});
+
+claim(`${page}#redirection`, `a returned { url, statusCode } overrides both arguments of @Redirect()`, async () => {
+  @Controller('cats')
+  class Dynamic {
+    @Get('guide')
+    @Redirect('https://example.com/guides/latest', 302)
+    guide() {
+      return {url: 'https://example.com/guides/v2', statusCode: 301};
+    }
+  }
+  const {base} = await start([Dynamic]);
+  const reply = await call(base, 'GET', '/cats/guide');
+  expect([reply.status, reply.headers.location]).toEqual([301, 'https://example.com/guides/v2']);
+});
+
+claim(`${page}#asynchronicity`, `Nest sends the last value an observable emitted once it completes; an erroring observable becomes the 500 error response`, async () => {
+  const {of, throwError} = nest('rxjs');
+  @Controller('cats')
+  class Streams {
+    @Get('last')
+    last() {
+      return of('Tom', 'Felix', 'Garfield');
+    }
+
+    @Get('failing')
+    failing() {
+      return throwError(() => new Error('stream broke'));
+    }
+  }
+  const {base} = await start([Streams]);
+  expect((await call(base, 'GET', '/cats/last')).text).toBe('Garfield');
+  const failing = await call(base, 'GET', '/cats/failing');
+  expect([failing.status, failing.json()]).toEqual([500, {statusCode: 500, message: 'Internal server error'}]);
+});
+
+claim(`${page}#getting-up-and-running`, `the startup log lists every mapped route with its path and method`, async () => {
+  const {memoryLogger} = await import('../../lib');
+  const {AppModule} = samples(page, {under: 'getting-up-and-running'}).require('app.module');
+  const memory = memoryLogger();
+  await start(AppModule, {logger: memory.logger});
+  const mapped = memory.lines.filter((line) => line.context === 'RouterExplorer').map((line) => line.message);
+  expect(mapped).toEqual(['Mapped {/cats, POST} route', 'Mapped {/cats, GET} route', 'Mapped {/cats/:id, GET} route', 'Mapped {/cats/:id, PUT} route', 'Mapped {/cats/:id, DELETE} route']);
 });
