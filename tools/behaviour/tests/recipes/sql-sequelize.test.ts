@@ -37,7 +37,7 @@ const unshown: Record<string, string> = {
     }`,
 };
 
-function catsSet(lang: 'ts' | 'js') {
+function catsSet(lang: 'ts' | 'js'): any {
   const ts = samples(page, {files: unshown, edit: {'database.providers': connection()}});
   if (lang === 'ts') return ts;
   // Models, the connection and the modules are shown in TypeScript only; the JS halves are the providers and the service.
