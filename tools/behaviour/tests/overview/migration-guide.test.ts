@@ -160,3 +160,110 @@ claim(`${page}#updating-packages`, `the installed Nest 8 core packages declare r
   expect(pkg('@nestjs/graphql').peerDependencies.graphql).toBe('^15.5.1');
   expect(Object.keys(pkg('@nestjs/graphql').dependencies)).toEqual(expect.arrayContaining(['graphql-ws', 'subscriptions-transport-ws']));
 });
+
+function graphqlApp(options: Record<string, unknown>) {
+  const gql = nest('@nestjs/graphql');
+  class CatsResolver {
+    badRequest() {
+      throw new common.BadRequestException('The age must be a positive number');
+    }
+    unauthorized() {
+      throw new common.UnauthorizedException();
+    }
+    forbidden() {
+      throw new common.ForbiddenException();
+    }
+    notFound() {
+      throw new common.NotFoundException('No cat with this id');
+    }
+    plain() {
+      throw new common.HttpException('A plain string', 404);
+    }
+  }
+  for (const name of ['badRequest', 'unauthorized', 'forbidden', 'notFound', 'plain']) {
+    gql.Query(() => String)(CatsResolver.prototype, name, Object.getOwnPropertyDescriptor(CatsResolver.prototype, name));
+  }
+  gql.Resolver()(CatsResolver);
+  @Module({imports: [gql.GraphQLModule.forRoot({autoSchemaFile: true, ...options})], providers: [CatsResolver]})
+  class AppModule {}
+  return AppModule;
+}
+
+async function firstError(base: string, field: string) {
+  const reply = await call(base, 'POST', '/graphql', {body: {query: `{ ${field} }`}});
+  return reply.json().errors[0];
+}
+
+claim(`${page}#http-exceptions-in-resolvers`, `HTTP exceptions become Apollo errors: 400 BAD_USER_INPUT, 401 UNAUTHENTICATED, 403 FORBIDDEN, other statuses their number; message kept, body in extensions.response; a plain-string HttpException passes unchanged`, async () => {
+  const {base} = await start(graphqlApp({}));
+  expect(await firstError(base, 'badRequest')).toEqual({
+    message: 'The age must be a positive number',
+    extensions: {code: 'BAD_USER_INPUT', response: {statusCode: 400, message: 'The age must be a positive number', error: 'Bad Request'}},
+  });
+  expect((await firstError(base, 'unauthorized')).extensions).toEqual({code: 'UNAUTHENTICATED', response: {statusCode: 401, message: 'Unauthorized'}});
+  expect((await firstError(base, 'forbidden')).extensions).toEqual({code: 'FORBIDDEN', response: {statusCode: 403, message: 'Forbidden'}});
+  expect(await firstError(base, 'notFound')).toEqual({
+    message: 'No cat with this id',
+    extensions: {code: '404', response: {statusCode: 404, message: 'No cat with this id', error: 'Not Found'}},
+  });
+  const plain = await firstError(base, 'plain');
+  expect(plain.message).toBe('A plain string');
+  expect(plain.extensions.code).toBe('INTERNAL_SERVER_ERROR');
+  expect(plain.path).toEqual(['plain']);
+});
+
+claim(`${page}#http-exceptions-in-resolvers`, `with autoTransformHttpErrors: false the previous format stays (INTERNAL_SERVER_ERROR, extensions.exception.status); a formatError of your own runs on the converted error`, async () => {
+  const {base} = await start(graphqlApp({autoTransformHttpErrors: false}));
+  const raw = await firstError(base, 'notFound');
+  expect(raw.extensions.code).toBe('INTERNAL_SERVER_ERROR');
+  expect(raw.extensions.exception.status).toBe(404);
+  const seen: unknown[] = [];
+  const {base: custom} = await start(graphqlApp({formatError: (error: any) => (seen.push(error.extensions.code), error)}));
+  await firstError(custom, 'forbidden');
+  expect(seen).toEqual(['FORBIDDEN']);
+});
+
+claim(`${page}#the-playground`, `with playground unset, GET /graphql serves GraphQL Playground unless NODE_ENV is production; playground: false disables the landing page`, async () => {
+  const page = async (options: Record<string, unknown>) => {
+    const {base} = await start(graphqlApp(options));
+    const reply = await call(base, 'GET', '/graphql', {headers: {accept: 'text/html'}});
+    return reply.text.includes('GraphQL Playground') ? 'playground' : reply.status === 400 || !reply.text.includes('<html') ? 'no landing page' : 'other';
+  };
+  const before = process.env.NODE_ENV;
+  try {
+    process.env.NODE_ENV = 'development';
+    expect(await page({})).toBe('playground');
+    expect(await page({playground: false})).toBe('no landing page');
+    process.env.NODE_ENV = 'production';
+    expect(await page({})).toBe('no landing page');
+    expect(await page({playground: true})).toBe('playground');
+  } finally {
+    process.env.NODE_ENV = before;
+  }
+});
+
+claim(`${page}#the-playground`, `your own landing page plugin makes Apollo refuse to start ("Only one plugin can implement renderLandingPage.") while the playground is on; with it off, your page is served`, async () => {
+  const {ApolloServerPluginLandingPageLocalDefault} = nest('apollo-server-core');
+  const before = process.env.NODE_ENV;
+  const outcome = async (env: string, options: Record<string, unknown>) => {
+    process.env.NODE_ENV = env;
+    const app = await NestFactory.create(graphqlApp({...options, plugins: [ApolloServerPluginLandingPageLocalDefault()]}), {logger: false, abortOnError: false});
+    onClose(() => app.close());
+    try {
+      await app.listen(0, '127.0.0.1');
+    } catch (error) {
+      return (error as Error).message;
+    }
+    const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    const html = await (await fetch(`${url}/graphql`, {headers: {accept: 'text/html'}})).text();
+    return /apollo/i.test(html) && !html.includes('GraphQL Playground') ? 'your landing page' : 'another page';
+  };
+  try {
+    expect(await outcome('development', {})).toBe('Only one plugin can implement renderLandingPage.');
+    expect(await outcome('production', {playground: true})).toBe('Only one plugin can implement renderLandingPage.');
+    expect(await outcome('development', {playground: false})).toBe('your landing page');
+    expect(await outcome('production', {})).toBe('your landing page');
+  } finally {
+    process.env.NODE_ENV = before;
+  }
+});
