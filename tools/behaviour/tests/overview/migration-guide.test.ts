@@ -1,7 +1,7 @@
 import {spawnSync} from 'node:child_process';
 import {createServer} from 'node:http';
 import {resolve} from 'node:path';
-import {expect} from 'vitest';
+import {expect, vi} from 'vitest';
 import {claim, samples, nest, fragment, compileModule, memoryLogger, freePort} from '../../lib';
 import {start, call, onClose} from './_support';
 
@@ -266,4 +266,64 @@ claim(`${page}#the-playground`, `your own landing page plugin makes Apollo refus
   } finally {
     process.env.NODE_ENV = before;
   }
+});
+
+claim(`${page}#order-of-the-generated-schema`, `an enum listed in buildSchemaOptions.orphanedTypes is printed though no field uses it; sortSchema: true prints types and fields alphabetically`, async () => {
+  const gql = nest('@nestjs/graphql');
+  enum Mood {
+    Calm = 'Calm',
+    Grumpy = 'Grumpy',
+  }
+  gql.registerEnumType(Mood, {name: 'Mood'});
+  class Zebra {
+    b!: string;
+    a!: string;
+  }
+  gql.Field(() => String)(Zebra.prototype, 'b');
+  gql.Field(() => String)(Zebra.prototype, 'a');
+  gql.ObjectType()(Zebra);
+  class ZooResolver {
+    zebra() {
+      return {a: 'a', b: 'b'};
+    }
+    animals() {
+      return 1;
+    }
+  }
+  gql.Query(() => Zebra)(ZooResolver.prototype, 'zebra', Object.getOwnPropertyDescriptor(ZooResolver.prototype, 'zebra'));
+  gql.Query(() => gql.Int)(ZooResolver.prototype, 'animals', Object.getOwnPropertyDescriptor(ZooResolver.prototype, 'animals'));
+  gql.Resolver()(ZooResolver);
+  const printed = async (options: Record<string, unknown>) => {
+    @Module({imports: [gql.GraphQLModule.forRoot({autoSchemaFile: true, buildSchemaOptions: {orphanedTypes: [Mood]}, ...options})], providers: [ZooResolver]})
+    class AppModule {}
+    const {app} = await start(AppModule);
+    const {printSchema} = nest('graphql');
+    return printSchema(app.get(gql.GraphQLSchemaHost).schema) as string;
+  };
+  const unsorted = await printed({});
+  expect(unsorted).toContain('enum Mood {');
+  expect(unsorted.indexOf('zebra: Zebra!')).toBeLessThan(unsorted.indexOf('animals: Int!'));
+  const sorted = await printed({sortSchema: true});
+  const typeNames = [...sorted.matchAll(/^(?:type|enum) (\w+)/gm)].map((m) => m[1]);
+  expect(typeNames).toEqual([...typeNames].sort());
+  expect(sorted.indexOf('animals: Int!')).toBeLessThan(sorted.indexOf('zebra: Zebra!'));
+  expect(sorted.indexOf('  a: String!')).toBeLessThan(sorted.indexOf('  b: String!'));
+});
+
+claim(`${page}#configuration-package`, `in @nestjs/config 1.2.1, registerAs<DatabaseConfig>() returns a factory with asProvider() giving imports, useFactory and inject`, async () => {
+  const {registerAs, ConfigModule} = nest('@nestjs/config');
+  const source = fragment(page, 'configuration-package', 'registerAs<DatabaseConfig>').value;
+  const databaseConfig = compileModule(source, 'database-config').default;
+  expect(databaseConfig()).toEqual({host: process.env.DATABASE_HOST ?? 'localhost', port: parseInt(process.env.DATABASE_PORT ?? '5432', 10)});
+  expect(databaseConfig.KEY).toBe('CONFIGURATION(database)');
+  const provider = databaseConfig.asProvider();
+  expect(Object.keys(provider).sort()).toEqual(['imports', 'inject', 'useFactory']);
+  expect(provider.imports[0].module).toBe(ConfigModule);
+  expect(typeof registerAs).toBe('function');
+});
+
+claim(`${page}#terminusmoduleforrootasync-is-gone`, `TerminusModule 8 has no static forRootAsync() (no static registration methods at all)`, () => {
+  const {TerminusModule} = nest('@nestjs/terminus');
+  expect((TerminusModule as any).forRootAsync).toBeUndefined();
+  expect(Object.getOwnPropertyNames(TerminusModule).filter((name) => typeof (TerminusModule as any)[name] === 'function')).toEqual([]);
 });
