@@ -2,7 +2,7 @@ import {spawnSync} from 'node:child_process';
 import {createServer} from 'node:http';
 import {resolve} from 'node:path';
 import {expect, vi} from 'vitest';
-import {claim, samples, nest, fragment, compileModule, memoryLogger, freePort} from '../../lib';
+import {claim, samples, nest, fragment, compileModule, memoryLogger, freePort, service} from '../../lib';
 import {start, call, onClose} from './_support';
 
 const common = nest('@nestjs/common');
@@ -327,3 +327,32 @@ claim(`${page}#terminusmoduleforrootasync-is-gone`, `TerminusModule 8 has no sta
   expect((TerminusModule as any).forRootAsync).toBeUndefined();
   expect(Object.getOwnPropertyNames(TerminusModule).filter((name) => typeof (TerminusModule as any)[name] === 'function')).toEqual([]);
 });
+
+claim(`${page}#nats`, `over NATS 2 (servers array, queue option), the page's NatsRecordBuilder sends an x-version header that NatsContext.getHeaders() reads, with getSubject()`, async () => {
+  const nats = await service('nats');
+  onClose(() => nats.stop());
+  const ms = nest('@nestjs/microservices');
+  const {CatsController} = compileModule(fragment(page, 'nats', 'NatsContext').value, 'nats-controller');
+  const {CatsPublisher} = compileModule(fragment(page, 'nats', 'NatsRecordBuilder').value, 'nats-publisher');
+  @Module({controllers: [CatsController]})
+  class ServiceModule {}
+  const options = fragment(page, 'nats', 'Transport.NATS').value;
+  expect(options).toContain("servers: ['nats://localhost:4222']");
+  expect(options).toContain("queue: 'cats_queue'");
+  const server = await NestFactory.createMicroservice(ServiceModule, {transport: Transport.NATS, options: {servers: [nats.url], queue: 'cats_queue'}, logger: false});
+  onClose(() => server.close());
+  await server.listen();
+  @Module({imports: [ms.ClientsModule.register([{name: 'CATS_SERVICE', transport: Transport.NATS, options: {servers: [nats.url]}}])], providers: [CatsPublisher]})
+  class ClientModule {}
+  const client = await NestFactory.createApplicationContext(ClientModule, {logger: false});
+  onClose(() => client.close());
+  const lines: string[] = [];
+  const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+  try {
+    const answer = await rxjs.lastValueFrom(client.get(CatsPublisher).publishCreated({name: 'Tom'}));
+    expect(answer).toEqual({name: 'Tom'});
+  } finally {
+    spy.mockRestore();
+  }
+  expect(lines).toEqual(['Subject: cats.created', 'Version: 1.0.0']);
+}, 20000);
