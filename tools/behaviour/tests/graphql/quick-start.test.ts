@@ -294,3 +294,10 @@ describe('CORS on the GraphQL endpoint', () => {
     }
   });
 });
+
+claim(`${page}#playground-settings`, 'a landing page plugin with the playground on fails at startup with "Only one plugin can implement renderLandingPage."', async () => {
+  const {ApolloServerPluginLandingPageLocalDefault} = nest('apollo-server-core');
+  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true, playground: true, plugins: [ApolloServerPluginLandingPageLocalDefault()]})], providers: [HelloResolver]})
+  class AppModule {}
+  await expect(start(AppModule)).rejects.toThrow('Only one plugin can implement renderLandingPage.');
+});
