@@ -356,3 +356,27 @@ claim(`${page}#nats`, `over NATS 2 (servers array, queue option), the page's Nat
   }
   expect(lines).toEqual(['Subject: cats.created', 'Version: 1.0.0']);
 }, 20000);
+
+claim(`${page}#socketio-v4`, `the gateway's cors option answers the handshake for its origin, app.enableCors() does not reach the gateway, and allowEIO3 admits Engine.IO 3 (2.x) clients`, async () => {
+  const {EventsGateway} = compileModule(fragment(page, 'socketio-v4', '@WebSocketGateway(').value, 'events-gateway');
+  const handshake = (base: string, eio: number, origin?: string) =>
+    call(base, 'GET', `/socket.io/?EIO=${eio}&transport=polling`, {headers: origin ? {origin} : {}});
+  @Module({providers: [EventsGateway]})
+  class WithGatewayCors {}
+  const {base} = await start(WithGatewayCors);
+  const allowed = await handshake(base, 4, 'https://cats.example.com');
+  expect([allowed.status, allowed.headers['access-control-allow-origin']]).toEqual([200, 'https://cats.example.com']);
+  expect((await handshake(base, 3)).status).toBe(200);
+
+  const ws = nest('@nestjs/websockets');
+  class PlainGateway {}
+  ws.WebSocketGateway()(PlainGateway);
+  @Module({providers: [PlainGateway]})
+  class HttpCorsOnly {}
+  const {base: plain} = await start(HttpCorsOnly, {setup: (app) => app.enableCors({origin: 'https://cats.example.com'})});
+  const notAllowed = await handshake(plain, 4, 'https://cats.example.com');
+  expect(notAllowed.status).toBe(200);
+  expect(notAllowed.headers['access-control-allow-origin']).toBeUndefined();
+  const old = await handshake(plain, 3);
+  expect(old.status).toBe(400);
+});
