@@ -148,6 +148,11 @@ export default function SearchBox(): ReactNode {
     if (!expanded) return undefined;
     const place = () => {
       if (!box.current || !popup.current) return;
+      // On phones the panel is fixed to the viewport's sides (styles.module.css).
+      if (getComputedStyle(popup.current).position === 'fixed') {
+        popup.current.style.left = '';
+        return;
+      }
       const left = panelOffset(
         box.current.getBoundingClientRect().left,
         popup.current.offsetWidth,

@@ -37,9 +37,20 @@ function useDrawerFocus(
     if (!shown) return undefined;
     const drawer = document.querySelector<HTMLElement>('.navbar-sidebar');
     if (!drawer) return undefined;
-    const frame = window.requestAnimationFrame(() => {
-      (drawer.querySelector<HTMLElement>('.menu__link--active') ?? focusableIn(drawer)[0])?.focus();
-    });
+    // The drawer turns visible over a few frames (a transition), and an element cannot take the
+    // focus before: try each frame, for up to half a second. The current page's link first.
+    let frame = 0;
+    let tries = 0;
+    const focusInside = () => {
+      if (drawer.contains(document.activeElement)) return;
+      const current = Array.from(drawer.querySelectorAll<HTMLElement>('.menu__link--active')).pop();
+      (current ?? focusableIn(drawer)[0])?.focus();
+      tries += 1;
+      if (!drawer.contains(document.activeElement) && tries < 30) {
+        frame = window.requestAnimationFrame(focusInside);
+      }
+    };
+    frame = window.requestAnimationFrame(focusInside);
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
         event.preventDefault();
@@ -69,7 +80,12 @@ function useDrawerFocus(
   }, [shown, button]);
 }
 
-export default function SidebarToggle(): ReactNode {
+/** In the drawer's own list of header items (`mobile`) there is nothing to render: it has its close button. */
+export default function SidebarToggle({mobile}: {mobile?: boolean}): ReactNode {
+  return mobile ? null : <HeaderToggle />;
+}
+
+function HeaderToggle(): ReactNode {
   const desktop = useSidebarState();
   const drawer = useNavbarMobileSidebar();
   const isMobile = useWindowSize() === 'mobile';
