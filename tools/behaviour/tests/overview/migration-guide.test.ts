@@ -380,3 +380,68 @@ claim(`${page}#socketio-v4`, `the gateway's cors option answers the handshake fo
   const old = await handshake(plain, 3);
   expect(old.status).toBe(400);
 });
+
+/** Opens a WebSocket announcing `protocol`, runs `{ hello }` the way that protocol does, and says what came back. */
+async function subscriptionRoundTrip(url: string, protocol: 'graphql-transport-ws' | 'graphql-ws'): Promise<string> {
+  const WebSocket = nest('ws');
+  const socket = new WebSocket(url, protocol);
+  onClose(async () => socket.terminate());
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('no answer'), 2000);
+    socket.on('open', () => socket.send(JSON.stringify({type: 'connection_init', payload: {}})));
+    socket.on('close', (code: number) => (clearTimeout(timer), resolve(`closed ${code}`)));
+    socket.on('error', () => undefined);
+    socket.on('message', (raw: Buffer) => {
+      const message = JSON.parse(String(raw));
+      if (message.type === 'connection_ack') {
+        const start = protocol === 'graphql-transport-ws' ? 'subscribe' : 'start';
+        socket.send(JSON.stringify({id: '1', type: start, payload: {query: 'subscription { catAdded }'}}));
+        setTimeout(() => publish(), 200);
+      } else if (message.type === 'next' || message.type === 'data') {
+        clearTimeout(timer);
+        resolve(`${message.type}: ${JSON.stringify(message.payload.data)}`);
+      } else if (message.type === 'error' || message.type === 'connection_error') {
+        clearTimeout(timer);
+        resolve(`error: ${JSON.stringify(message.payload)}`);
+      }
+    });
+  });
+}
+
+let publish: () => void = () => undefined;
+
+function subscriptionsApp(options: Record<string, unknown>) {
+  const gql = nest('@nestjs/graphql');
+  const {PubSub} = nest('graphql-subscriptions');
+  const pubSub = new PubSub();
+  publish = () => void pubSub.publish('catAdded', {catAdded: 'Tom'});
+  class CatsResolver {
+    hello() {
+      return 'hi';
+    }
+    catAdded() {
+      return pubSub.asyncIterator('catAdded');
+    }
+  }
+  gql.Query(() => String)(CatsResolver.prototype, 'hello', Object.getOwnPropertyDescriptor(CatsResolver.prototype, 'hello'));
+  gql.Subscription(() => String)(CatsResolver.prototype, 'catAdded', Object.getOwnPropertyDescriptor(CatsResolver.prototype, 'catAdded'));
+  gql.Resolver()(CatsResolver);
+  @Module({imports: [gql.GraphQLModule.forRoot({autoSchemaFile: true, ...options})], providers: [CatsResolver]})
+  class AppModule {}
+  return AppModule;
+}
+
+claim(`${page}#subscriptions`, `installSubscriptionHandlers serves the legacy protocol only; subscriptions { 'graphql-ws': true } the new one; both keys serve each client in the protocol it announces`, async () => {
+  const url = (base: string) => `${base.replace('http', 'ws')}/graphql`;
+  const legacy = await start(subscriptionsApp({installSubscriptionHandlers: true}));
+  expect(await subscriptionRoundTrip(url(legacy.base), 'graphql-ws')).toBe('data: {"catAdded":"Tom"}');
+  expect(await subscriptionRoundTrip(url(legacy.base), 'graphql-transport-ws')).not.toMatch(/^next/);
+
+  const modern = await start(subscriptionsApp({subscriptions: {'graphql-ws': true}}));
+  expect(await subscriptionRoundTrip(url(modern.base), 'graphql-transport-ws')).toBe('next: {"catAdded":"Tom"}');
+  expect(await subscriptionRoundTrip(url(modern.base), 'graphql-ws')).toMatch(/^closed 4406/);
+
+  const both = await start(subscriptionsApp({subscriptions: {'graphql-ws': true, 'subscriptions-transport-ws': true}}));
+  expect(await subscriptionRoundTrip(url(both.base), 'graphql-transport-ws')).toBe('next: {"catAdded":"Tom"}');
+  expect(await subscriptionRoundTrip(url(both.base), 'graphql-ws')).toBe('data: {"catAdded":"Tom"}');
+}, 20000);
