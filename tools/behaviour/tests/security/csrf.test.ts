@@ -82,7 +82,7 @@ describe('Express: csurf', () => {
       const base = await start(setup);
       const form = await fetch(`${base}/form`);
       const cookie = cookieHeader(cookiesOf(form));
-      for (const headers of [{cookie}, {cookie, 'x-csrf-token': 'forged'}]) {
+      for (const headers of [{cookie}, {cookie, 'x-csrf-token': 'forged'}] as Record<string, string>[]) {
         const response = await fetch(`${base}/transfer`, {method: 'POST', headers});
         expect(response.status).toBe(403);
         expectOutput(page, 'csrf-error', await response.json());

@@ -40,7 +40,7 @@ describe('Socket.IO Redis adapter', () => {
   afterAll(async () => redis?.stop());
 
   /** The page's bootstrap lines, with the page's RedisIoAdapter (redis 4 lives under the alias redis4 here). */
-  async function twoInstances(lang: 'ts' | 'js', edit: [string, string][] = [["from 'redis'", "from 'redis4'"]]) {
+  async function twoInstances(lang: 'ts' | 'js', edit: [string | RegExp, string][] = [["from 'redis'", "from 'redis4'"]]) {
     const {RedisIoAdapter} = samples(page, {lang, edit: {'redis-io.adapter': edit}}).require('redis-io.adapter');
     const bootstrap = fragment(page, 'extend-socketio', 'new RedisIoAdapter(app)').value;
     const urls: string[] = [];
@@ -223,9 +223,12 @@ describe('a custom adapter', () => {
   });
 
   claim(`${page}#advanced-custom-adapter`, 'a gateway without a port gets port 0: SimpleWsAdapter listens elsewhere, not on the HTTP port', async () => {
-    const {SimpleWsAdapter} = compileModule(adapterSource, 'simple-ws.adapter');
+    const {SimpleWsAdapter} = compileModule<Record<string, any>>(adapterSource, 'simple-ws.adapter');
     const created: number[] = [];
     class Spy extends SimpleWsAdapter {
+      constructor(app: unknown) {
+        super(app);
+      }
       create(port: number, options: any) {
         created.push(port);
         return super.create(port, options);
