@@ -267,3 +267,15 @@ claim(`${page}#inheritance`, `bound with @UseFilters(TheClass) the derived filte
 claim(`${page}#binding-filters`, `global filters (useGlobalFilters() or APP_FILTER) never reach a WebSocket gateway; a connected microservice gets them only with inheritAppConfig: true`, async () => {
   await expectGlobalOnlyOverHttp('filter', expect);
 }, 30000);
+
+claim(`${page}#exception-filters`, `the built-in filter keeps an unknown error's details in the server log (ExceptionsHandler) and sends only the generic body; HttpExceptions are not logged`, async () => {
+  const {memoryLogger} = await import('../../lib');
+  const memory = memoryLogger();
+  const {base} = await start([BoomController], {logger: memory.logger});
+  const reply = await call(base, 'GET', '/boom/type-error');
+  expect(reply.text).not.toContain('undefined is not a function');
+  const logged = memory.lines.filter((line) => line.level === 'error');
+  expect(logged.map((line) => [line.message, line.context])).toEqual([['undefined is not a function', 'ExceptionsHandler']]);
+  await call(base, 'GET', '/boom/described');
+  expect(memory.lines.filter((line) => line.level === 'error')).toHaveLength(1);
+});

@@ -275,3 +275,22 @@ claim(`${page}#dependency-injection`, `a module class can be injected by its own
 void Global;
 void Controller;
 void Get;
+
+claim(`${page}#the-module-decorator`, `exports may name a provider by its class or by its token, and may mix own providers with imported modules`, async () => {
+  @Injectable()
+  class Clock {}
+  @Module({providers: [{provide: 'ZONE', useValue: 'UTC'}], exports: ['ZONE']})
+  class ZoneModule {}
+  @Module({imports: [ZoneModule], providers: [Clock, {provide: 'FORMAT', useValue: 'iso'}], exports: [Clock, 'FORMAT', ZoneModule]})
+  class TimeModule {}
+  @Injectable()
+  class Consumer {
+    constructor(readonly clock: Clock, @Inject('FORMAT') readonly format: string, @Inject('ZONE') readonly zone: string) {}
+  }
+  @Module({imports: [TimeModule], providers: [Consumer]})
+  class Root {}
+  const app = await context(Root);
+  const consumer = app.get(Consumer);
+  expect([consumer.clock instanceof Clock, consumer.format, consumer.zone]).toEqual([true, 'iso', 'UTC']);
+  await app.close();
+});
