@@ -7,7 +7,11 @@
  * Markdown" beside it (`PageTitle`, src/components/CopyPage).
  * `MonospaceFontPreload` is what src/remark/monospaceFontPreload.ts adds
  * to pages with code.
+ * Images: Docusaurus' image transform HTML-escapes the alt text into a JSX
+ * attribute, where entities are not decoded, so "a client's" reached readers
+ * as "a client&#39;s"; `img` decodes them back.
  */
+import React, {type ComponentProps} from 'react';
 import MDXComponents from '@theme-original/MDXComponents';
 import CodePair from '@site/src/components/CodePair';
 import {PageTitle} from '@site/src/components/CopyPage';
@@ -16,8 +20,30 @@ import CoursesBanner from '@site/src/components/CoursesBanner';
 import EnterpriseBanner from '@site/src/components/EnterpriseBanner';
 import ShopBanner from '@site/src/components/ShopBanner';
 
+const entities: Record<string, string> = {
+  '&#39;': "'",
+  '&quot;': '"',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&amp;': '&',
+};
+
+/** Undoes escape-html (the five entities it writes), `&amp;` last. */
+export function unescapeAlt(text: string): string {
+  return text.replace(/&(#39|quot|lt|gt|amp);/g, (entity) => entities[entity] ?? entity);
+}
+
+const Img = MDXComponents.img;
+
+function ImgWithAlt(props: ComponentProps<typeof Img>) {
+  return (
+    <Img {...props} alt={typeof props.alt === 'string' ? unescapeAlt(props.alt) : props.alt} />
+  );
+}
+
 export default {
   ...MDXComponents,
+  img: ImgWithAlt,
   // The title, with "Copy page" and "View as Markdown" beside it on docs pages.
   h1: PageTitle,
   CodePair,

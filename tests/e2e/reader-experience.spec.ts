@@ -153,3 +153,38 @@ test('/enterprise is linked from the site', async ({page}) => {
   await page.goto('/support');
   await expect(page.locator('article a[href="/enterprise"]')).toHaveCount(1);
 });
+
+test('the colour mode button changes what a reader with a light system sees on the first click', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({colorScheme: 'light'});
+  const page = await context.newPage();
+  await page.goto('/controllers');
+  await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+  const toggle = page.locator('.navbar [class*=colorModeToggle] button');
+  await toggle.click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await toggle.click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await context.close();
+});
+
+test('image alt texts keep their apostrophes', async ({page}) => {
+  await page.goto('/microservices/basics');
+  const alt = await page.locator('article img').first().getAttribute('alt');
+  expect(alt).toContain("A client application's ClientProxy");
+  expect(alt).not.toContain('&#39;');
+});
+
+test.describe('on a touch screen', () => {
+  test.use({viewport: {width: 375, height: 740}, hasTouch: true, isMobile: true});
+
+  test('the code copy button shows without a tap, and no keyboard shortcut is shown', async ({
+    page,
+  }) => {
+    await page.goto('/controllers');
+    const copy = page.getByRole('button', {name: 'Copy code to clipboard'}).first();
+    expect(Number(await copy.evaluate((el) => getComputedStyle(el).opacity))).toBeGreaterThan(0.5);
+    await expect(page.locator('[data-search-box] kbd')).toBeHidden();
+  });
+});

@@ -11,6 +11,7 @@ import {
   rankedSubResults,
   searchPageUrl,
   toPageResult,
+  withEllipses,
   toSuggestion,
 } from '../../src/components/Search/results';
 import {inspectSearchBuild, main} from '../../scripts/check-search-build.mjs';
@@ -164,7 +165,7 @@ describe('search results', () => {
       title: 'Pipes',
       section: 'Overview',
       heading: 'Binding pipes',
-      excerpt: '<mark>Binding pipes</mark> excerpt',
+      excerpt: '<mark>Binding pipes</mark> excerpt…',
     });
     // The best match in the page's opening text: no heading.
     const top = {...pipes, sub_results: [sub('Pipes', '/pipes', [3], false)]};
@@ -172,7 +173,7 @@ describe('search results', () => {
     expect(toSuggestion(top)).not.toHaveProperty('heading');
     expect(toSuggestion({...pipes, sub_results: []})).toMatchObject({
       url: pipes.url,
-      excerpt: 'page excerpt',
+      excerpt: '…page excerpt…',
     });
   });
 
@@ -194,7 +195,13 @@ describe('search results', () => {
       ...pipes,
       sub_results: [sub('Pipes', '/pipes', [9], false), ...pipes.sub_results],
     };
-    expect(toPageResult(opening).excerpt).toBe('<mark>Pipes</mark> excerpt');
+    expect(toPageResult(opening).excerpt).toBe('<mark>Pipes</mark> excerpt…');
+  });
+
+  it('marks where an excerpt was cut with an ellipsis', () => {
+    expect(withEllipses('the <mark>pipe</mark> runs before')).toBe('…the <mark>pipe</mark> runs before…');
+    expect(withEllipses('<mark>Pipes</mark> transform input.')).toBe('<mark>Pipes</mark> transform input.');
+    expect(withEllipses('')).toBe('');
   });
 
   it('builds the results page and highlight addresses', () => {

@@ -17,6 +17,19 @@ export interface Suggestion {
   excerpt: string;
 }
 
+/**
+ * Pagefind cuts excerpts to a number of words, mid-sentence: "…" says where text was left out
+ * (at the end unless the excerpt ends a sentence, at the start unless it starts one).
+ */
+export function withEllipses(excerpt: string): string {
+  const text = excerpt.replace(/<[^>]*>/g, '').trim();
+  if (!text) return excerpt;
+  const trimmed = excerpt.trim();
+  const start = /^[\p{Lu}\p{N}`@'"(]/u.test(text) ? '' : '…';
+  const end = /[.!?:)"'`]$/.test(text) ? '' : '…';
+  return `${start}${trimmed}${end}`;
+}
+
 /** How strongly a part of a page matched: the sum of its words' weighted scores. */
 export function subResultScore(sub: PagefindSubResult): number {
   return sub.weighted_locations.reduce((sum, location) => sum + location.balanced_score, 0);
@@ -39,7 +52,7 @@ export function toSuggestion(data: PagefindResultData): Suggestion {
     title,
     section: data.meta.section ?? '',
     ...(heading && {heading}),
-    excerpt: best?.excerpt || data.excerpt,
+    excerpt: withEllipses(best?.excerpt || data.excerpt),
   };
 }
 
@@ -63,11 +76,13 @@ export function toPageResult(data: PagefindResultData): PageResult {
     title,
     section: data.meta.section ?? '',
     // A best match under a heading shows as the first part, not twice.
-    excerpt: !best ? data.excerpt : best.anchor && best.title !== title ? '' : best.excerpt,
+    excerpt: withEllipses(
+      !best ? data.excerpt : best.anchor && best.title !== title ? '' : best.excerpt,
+    ),
     parts: ranked
       .filter((sub) => sub.anchor && sub.title !== title)
       .slice(0, 3)
-      .map((sub) => ({url: sub.url, heading: sub.title, excerpt: sub.excerpt})),
+      .map((sub) => ({url: sub.url, heading: sub.title, excerpt: withEllipses(sub.excerpt)})),
   };
 }
 
