@@ -2,7 +2,7 @@ import {spawnSync} from 'node:child_process';
 import {createServer} from 'node:http';
 import {resolve} from 'node:path';
 import {expect, vi} from 'vitest';
-import {claim, samples, nest, fragment, compileModule, memoryLogger, freePort, service} from '../../lib';
+import {claim, samples, nest, fragment, compileModule, memoryLogger, freePort, service, applyEdits} from '../../lib';
 import {start, call, onClose} from './_support';
 
 const common = nest('@nestjs/common');
@@ -445,3 +445,50 @@ claim(`${page}#subscriptions`, `installSubscriptionHandlers serves the legacy pr
   expect(await subscriptionRoundTrip(url(both.base), 'graphql-transport-ws')).toBe('next: {"catAdded":"Tom"}');
   expect(await subscriptionRoundTrip(url(both.base), 'graphql-ws')).toBe('data: {"catAdded":"Tom"}');
 }, 20000);
+
+claim(`${page}#grpc`, `the page's gRPC microservice (package, protoPath, url, ServerCredentials from @grpc/grpc-js) starts and answers a @grpc/grpc-js client`, async () => {
+  const {mkdtempSync, writeFileSync, mkdirSync} = await import('node:fs');
+  const {tmpdir} = await import('node:os');
+  const {join} = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'overview-grpc-'));
+  mkdirSync(join(dir, 'cats'));
+  const proto = join(dir, 'cats', 'cats.proto');
+  writeFileSync(proto, 'syntax = "proto3";\npackage cats;\nservice CatsService { rpc FindOne (CatById) returns (Cat) {} }\nmessage CatById { int32 id = 1; }\nmessage Cat { int32 id = 1; string name = 2; }\n');
+  const ms = nest('@nestjs/microservices');
+  class CatsController {
+    findOne(data: {id: number}) {
+      return {id: data.id, name: 'Tom'};
+    }
+  }
+  ms.GrpcMethod('CatsService', 'FindOne')(CatsController.prototype, 'findOne', Object.getOwnPropertyDescriptor(CatsController.prototype, 'findOne'));
+  common.Controller()(CatsController);
+  @Module({controllers: [CatsController]})
+  class AppModule {}
+  (globalThis as any).__overviewGrpc = {AppModule, dir};
+  const port = await freePort();
+  const main = fragment(page, 'grpc', 'ServerCredentials.createInsecure()').value;
+  const set = samples(page, {
+    files: {
+      main: applyEdits('main', main, [
+        ["import { AppModule } from './app.module';", 'const { AppModule } = (globalThis as any).__overviewGrpc;'],
+        ["join(__dirname, 'cats/cats.proto')", "join((globalThis as any).__overviewGrpc.dir, 'cats/cats.proto')"],
+        ["url: '0.0.0.0:5000'", `url: '127.0.0.1:${port}'`],
+        ['const app = await NestFactory.createMicroservice', 'const app = (globalThis as any).__overviewGrpc.app = await NestFactory.createMicroservice'],
+        ['await app.listen();', 'await app.listen(); (globalThis as any).__overviewGrpc.listening = true;'],
+      ]),
+    },
+  });
+  const {Logger} = common;
+  Logger.overrideLogger(false);
+  set.require('main');
+  await vi.waitFor(() => expect((globalThis as any).__overviewGrpc.listening).toBe(true), {timeout: 5000});
+  const app = (globalThis as any).__overviewGrpc.app;
+  onClose(() => app.close());
+  const grpc = nest('@grpc/grpc-js');
+  const loader = nest('@grpc/proto-loader');
+  const definition = grpc.loadPackageDefinition(loader.loadSync(proto));
+  const client = new definition.cats.CatsService(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  onClose(async () => client.close());
+  const cat = await new Promise((resolve, reject) => client.FindOne({id: 3}, (error: unknown, value: unknown) => (error ? reject(error) : resolve(value))));
+  expect(cat).toEqual({id: 3, name: 'Tom'});
+});
