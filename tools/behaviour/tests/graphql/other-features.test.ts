@@ -146,7 +146,7 @@ export class Extra {
   });
 
   claim(`${page}#returning-errors`, '400, 401, 403 become BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN; other statuses use the status as the code', async () => {
-    const codes = [];
+    const codes: string[] = [];
     for (const status of [400, 401, 403, 409]) codes.push((await gql(url(), `{ fail(status: ${status}) }`)).body.errors[0].extensions.code);
     expect(codes).toEqual(['BAD_USER_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', '409']);
   });
