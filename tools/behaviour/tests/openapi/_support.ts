@@ -7,11 +7,11 @@ const {SwaggerModule, DocumentBuilder} = nest('@nestjs/swagger');
 /** Starts an Express app with these controllers (not listening), builds the OpenAPI document, closes the app. */
 export async function documentFor(
   controllers: unknown[],
-  options: {config?: any; documentOptions?: any; prefix?: string} = {},
+  options: {config?: any; documentOptions?: any; prefix?: string; providers?: unknown[]} = {},
 ): Promise<any> {
-  @Module({controllers: controllers as any[]})
+  @Module({controllers: controllers as any[], providers: (options.providers ?? []) as any[]})
   class DocModule {}
-  const app = await NestFactory.create(DocModule, {logger: false});
+  const app = await NestFactory.create(DocModule, {logger: false, abortOnError: false});
   try {
     if (options.prefix) app.setGlobalPrefix(options.prefix);
     const config = options.config ?? new DocumentBuilder().setTitle('Cats API').build();
