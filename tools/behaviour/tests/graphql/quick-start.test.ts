@@ -1,7 +1,7 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {claim, samples, nest, expectOutput} from '../../lib';
+import {claim, samples, nest, expectOutput, compileModule, fragment} from '../../lib';
 import {start, gql, tempDir, catsService, type Started} from './_support';
 
 const {Module} = nest('@nestjs/common');
@@ -300,4 +300,66 @@ claim(`${page}#playground-settings`, 'a landing page plugin with the playground 
   @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true, playground: true, plugins: [ApolloServerPluginLandingPageLocalDefault()]})], providers: [HelloResolver]})
   class AppModule {}
   await expect(start(AppModule)).rejects.toThrow('Only one plugin can implement renderLandingPage.');
+});
+
+describe('on Fastify (apollo-server-fastify)', () => {
+  const {FastifyAdapter} = nest('@nestjs/platform-fastify');
+
+  claim(`${page}#installation`, 'with the Fastify adapter GraphQLModule loads the Fastify integration and serves queries', async () => {
+    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [HelloResolver]})
+    class AppModule {}
+    const started = await start(AppModule, {adapter: new FastifyAdapter()});
+    try {
+      expect((await gql(`${started.base}/graphql`, '{ hello }')).body).toEqual({data: {hello: 'world'}});
+      const response = await gql(`${started.base}/graphql`, '{ hello }', undefined, {origin: 'https://evil.example.com'});
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    } finally {
+      await started.close();
+    }
+  });
+
+  claim(`${page}#installation`, 'with another adapter type it throws "No support for current HttpAdapter"', async () => {
+    const {ExpressAdapter} = nest('@nestjs/platform-express');
+    class OtherAdapter extends ExpressAdapter {
+      getType() {
+        return 'koa';
+      }
+    }
+    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [HelloResolver]})
+    class AppModule {}
+    await expect(start(AppModule, {adapter: new OtherAdapter()})).rejects.toThrow('No support for current HttpAdapter: koa');
+  });
+
+  claim(`${page}#multiple-endpoints`, 'two endpoints on Fastify fail on the shared health check route unless disableHealthCheck is set', async () => {
+    const endpoints = (extra: Record<string, unknown>) => [
+      GraphQLModule.forRoot({autoSchemaFile: true, path: '/a', ...extra}),
+      GraphQLModule.forRoot({autoSchemaFile: true, path: '/b', ...extra}),
+    ];
+    @Module({imports: endpoints({}), providers: [HelloResolver]})
+    class Clashing {}
+    await expect(start(Clashing, {adapter: new FastifyAdapter()})).rejects.toThrow(/server-health/);
+    @Module({imports: endpoints({disableHealthCheck: true}), providers: [HelloResolver]})
+    class Working {}
+    const started = await start(Working, {adapter: new FastifyAdapter()});
+    try {
+      expect((await gql(`${started.base}/b`, '{ hello }')).body).toEqual({data: {hello: 'world'}});
+    } finally {
+      await started.close();
+    }
+  });
+});
+
+claim(`${page}#playground-settings`, 'an object passed as playground reaches the playground page (its settings are in the HTML)', async () => {
+  const options = compileModule<{options: any}>(`export const options: any = {};\nconst GraphQLModule = { forRoot: (o: any) => Object.assign(options, o) };\n${fragment(page, 'playground-settings', "'request.credentials'").value}`).options;
+  @Module({imports: [GraphQLModule.forRoot(options)], providers: [HelloResolver]})
+  class AppModule {}
+  const started = await start(AppModule);
+  try {
+    const html = await (await fetch(`${started.base}/graphql`, {headers: {accept: 'text/html'}})).text();
+    expect(html).toMatch(/GraphQL Playground/);
+    expect(html).toMatch(/"request\.credentials":\s*"include"/);
+    expect(html).toMatch(/"editor\.theme":\s*"light"/);
+  } finally {
+    await started.close();
+  }
 });
