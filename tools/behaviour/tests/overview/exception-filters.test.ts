@@ -1,6 +1,6 @@
 import {expect, vi} from 'vitest';
-import {claim, samples, nest, expectOutput} from '../../lib';
-import {start, call, platforms, expectGlobalOnlyOverHttp} from './_support';
+import {claim, samples, nest, expectOutput, listen} from '../../lib';
+import {start, call, platforms, expectGlobalOnlyOverHttp, onClose} from './_support';
 
 const common = nest('@nestjs/common');
 const core = nest('@nestjs/core');
@@ -278,4 +278,28 @@ claim(`${page}#exception-filters`, `the built-in filter keeps an unknown error's
   expect(logged.map((line) => [line.message, line.context])).toEqual([['undefined is not a function', 'ExceptionsHandler']]);
   await call(base, 'GET', '/boom/described');
   expect(memory.lines.filter((line) => line.level === 'error')).toHaveLength(1);
+});
+
+claim(`${page}#catch-everything`, `in a testing module the filter is built in compile(), before createNestApplication() attaches the adapter: httpAdapter is undefined in its constructor and set by the time catch() runs`, async () => {
+  const {Test} = nest('@nestjs/testing');
+  const {AllExceptionsFilter} = samples(page, {pick: {'all-exceptions.filter': 1}}).require('all-exceptions.filter');
+  const atConstruction: unknown[] = [];
+  class Recording extends AllExceptionsFilter {
+    constructor(host: any) {
+      super(host);
+      atConstruction.push(host.httpAdapter);
+    }
+  }
+  Reflect.defineMetadata('design:paramtypes', [HttpAdapterHost], Recording);
+  Catch()(Recording);
+  @Module({controllers: [BoomController], providers: [{provide: APP_FILTER, useClass: Recording}]})
+  class AppModule {}
+  const moduleRef = await Test.createTestingModule({imports: [AppModule]}).compile();
+  expect(atConstruction).toEqual([undefined]);
+  const app = moduleRef.createNestApplication(undefined, {logger: false});
+  onClose(() => app.close());
+  const base = await listen(app);
+  const reply = await call(base, 'GET', '/boom/type-error');
+  expect(reply.status).toBe(500);
+  expect(reply.json()).toMatchObject({statusCode: 500, path: '/boom/type-error'});
 });
