@@ -334,3 +334,44 @@ claim(`${page}#argumentshost-class`, 'the host passed to a filter\'s catch() car
   expect(host.getArgs()).toHaveLength(3);
   await app.close();
 });
+
+claim(`${page}#host-handler-arguments`, 'a filter that rethrows in a TCP message handler leaves an unhandled rejection: the process ends with code 1 and the client gets no answer', async () => {
+  const {runScript} = await import('./_support');
+  const {mkdtempSync, rmSync} = await import('node:fs');
+  const {tmpdir} = await import('node:os');
+  const {join} = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'behaviour-rethrow-'));
+  const port = await freePort();
+  try {
+    const result = await runScript(
+      dir,
+      'rethrow.js',
+      `
+const { Module, Controller, Catch, UseFilters, BadRequestException } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { Transport, MessagePattern, ClientProxyFactory } = require('@nestjs/microservices');
+const { firstValueFrom } = require('rxjs');
+class RethrowFilter { catch(exception) { throw exception; } }
+Catch()(RethrowFilter);
+class CatsController { fail() { throw new BadRequestException('bad message'); } }
+MessagePattern('cats.fail')(CatsController.prototype, 'fail', Object.getOwnPropertyDescriptor(CatsController.prototype, 'fail'));
+Controller()(CatsController);
+UseFilters(RethrowFilter)(CatsController);
+class AppModule {}
+Module({ controllers: [CatsController] })(AppModule);
+(async () => {
+  const app = await NestFactory.createMicroservice(AppModule, { transport: Transport.TCP, options: { host: '127.0.0.1', port: ${port} }, logger: false });
+  await app.listen();
+  const client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port: ${port} } });
+  setTimeout(() => { console.log('still running, no answer'); process.exit(0); }, 3000);
+  firstValueFrom(client.send('cats.fail', {})).then((v) => console.log('answer ' + JSON.stringify(v)), (e) => console.log('error ' + JSON.stringify(e)));
+})();
+`,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('BadRequestException: bad message');
+  } finally {
+    rmSync(dir, {recursive: true, force: true});
+  }
+});
