@@ -492,3 +492,43 @@ claim(`${page}#grpc`, `the page's gRPC microservice (package, protoPath, url, Se
   const cat = await new Promise((resolve, reject) => client.FindOne({id: 3}, (error: unknown, value: unknown) => (error ? reject(error) : resolve(value))));
   expect(cat).toEqual({id: 3, name: 'Tom'});
 });
+
+claim(`${page}#new-in-version-8`, `8.4.7 exports LazyModuleLoader, whose load() brings in a module on demand, and VersioningType.CUSTOM with a custom extractor`, async () => {
+  const {LazyModuleLoader} = nest('@nestjs/core');
+  const {VersioningType, Injectable, VERSION_NEUTRAL} = common;
+  expect(VersioningType.CUSTOM).toBeDefined();
+  @Injectable()
+  class ReportsService {
+    report() {
+      return 'lazy report';
+    }
+  }
+  @Module({providers: [ReportsService], exports: [ReportsService]})
+  class ReportsModule {}
+  @Module({})
+  class AppModule {}
+  const app = await NestFactory.createApplicationContext(AppModule, {logger: false});
+  onClose(() => app.close());
+  const moduleRef = await app.get(LazyModuleLoader).load(() => ReportsModule);
+  expect(moduleRef.get(ReportsService).report()).toBe('lazy report');
+
+  @Controller({path: 'cats', version: '2'})
+  class CatsV2 {
+    @Get()
+    list() {
+      return 'v2';
+    }
+  }
+  @Controller({path: 'cats', version: VERSION_NEUTRAL})
+  class CatsAny {
+    @Get()
+    list() {
+      return 'neutral';
+    }
+  }
+  const {base} = await start([CatsV2, CatsAny], {
+    setup: (a) => a.enableVersioning({type: VersioningType.CUSTOM, extractor: (req: any) => String(req.headers['x-cats-version'] ?? '')}),
+  });
+  expect((await call(base, 'GET', '/cats', {headers: {'x-cats-version': '2'}})).text).toBe('v2');
+  expect((await call(base, 'GET', '/cats')).text).toBe('neutral');
+});
