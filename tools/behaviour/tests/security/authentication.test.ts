@@ -96,6 +96,38 @@ describe('the JWT flow of "Protecting routes"', () => {
   });
 });
 
+claim(`${page}#installation`, '@nestjs/passport 8 declares passport 0.4, 0.5 or 0.6 as its peer', () => {
+  expect(nest('@nestjs/passport/package.json').peerDependencies.passport).toBe('^0.4.0 || ^0.5.0 || ^0.6.0');
+});
+
+claim(`${page}#protecting-routes`, 'the JavaScript halves: login with a password, then /profile with the token (and the modules the page shows in TypeScript only)', async () => {
+  const ts = samples(page, {under: 'protecting-routes'});
+  const set = samples(page, {
+    lang: 'js',
+    under: 'protecting-routes',
+    files: {
+      'auth/constants': constants,
+      'users/users.module': ts.sources.get('users/users.module')!,
+      'auth/local-auth.guard': ts.sources.get('auth/local-auth.guard')!,
+      'auth/jwt-auth.guard': ts.sources.get('auth/jwt-auth.guard')!,
+      'auth/auth.module': ts.sources.get('auth/auth.module')!
+        .replace('providers: [AuthService, LocalStrategy]', 'providers: [AuthService, LocalStrategy, JwtStrategy]')
+        .replace("import { LocalStrategy } from './local.strategy';", "import { LocalStrategy } from './local.strategy';\nimport { JwtStrategy } from './jwt.strategy';"),
+      'app.module': appModule,
+    },
+  });
+  const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
+  try {
+    const base = await listen(app);
+    expect((await post(`${base}/auth/login`, {username: 'alice', password: 'nope'})).status).toBe(401);
+    const {access_token} = await (await post(`${base}/auth/login`, {username: 'alice', password: 'wonderland'})).json();
+    const profile = await fetch(`${base}/profile`, {headers: {authorization: `Bearer ${access_token}`}});
+    expect(await profile.json()).toEqual({userId: 1, username: 'alice'});
+  } finally {
+    await app.close();
+  }
+});
+
 claim(`${page}#enable-authentication-globally`, 'with JwtAuthGuard as APP_GUARD, @Public() routes answer without a token and the others need one', async () => {
   const set = samples(page, {
     under: 'enable-authentication-globally',

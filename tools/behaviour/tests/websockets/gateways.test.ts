@@ -258,3 +258,25 @@ claim(`${page}#gateways-are-providers`, 'a service that injects the gateway push
     await app.close();
   }
 });
+
+claim(`${page}#installation`, 'an Engine.IO 3 (Socket.io 2 client) handshake is refused unless the gateway sets allowEIO3: true', async () => {
+  const {WebSocketGateway} = nest('@nestjs/websockets');
+  @WebSocketGateway()
+  class V4Only {}
+  @WebSocketGateway({allowEIO3: true})
+  class AlsoV2 {}
+  for (const [gateway, ok] of [
+    [V4Only, false],
+    [AlsoV2, true],
+  ] as const) {
+    const {app, url} = await start([gateway]);
+    try {
+      const v3 = await fetch(`${url}/socket.io/?EIO=3&transport=polling`);
+      expect(v3.status === 200).toBe(ok);
+      if (!ok) expect(await v3.json()).toMatchObject({message: 'Unsupported protocol version'});
+      expect((await fetch(`${url}/socket.io/?EIO=4&transport=polling`)).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  }
+});
