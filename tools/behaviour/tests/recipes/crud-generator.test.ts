@@ -1,0 +1,73 @@
+/**
+ * The generated files are the page's own (controller, update DTO); the service is the one @nestjs/schematics
+ * 8.0.11 writes for `nest g resource users` (REST, CRUD), checked by running the schematic in a temporary
+ * project, where it also added UsersModule to AppModule and tried to install @nestjs/mapped-types@* (which
+ * npm refused: 12.0.0 declares @nestjs/common ^10 || ^11 || ^12), as the page's hint says.
+ */
+import {afterAll, beforeAll, describe, expect} from 'vitest';
+import {claim, samples, nest, listen} from '../../lib';
+
+const page = 'docs/recipes/crud-generator.md';
+const {NestFactory} = nest('@nestjs/core');
+const {Module, ValidationPipe} = nest('@nestjs/common');
+
+const generated: Record<string, string> = {
+  'users.service': `
+    import { Injectable } from '@nestjs/common';
+    import { CreateUserDto } from './dto/create-user.dto';
+    import { UpdateUserDto } from './dto/update-user.dto';
+    @Injectable()
+    export class UsersService {
+      create(createUserDto: CreateUserDto) { return 'This action adds a new user'; }
+      findAll() { return \`This action returns all users\`; }
+      findOne(id: number) { return \`This action returns a #\${id} user\`; }
+      update(id: number, updateUserDto: UpdateUserDto) { return \`This action updates a #\${id} user\`; }
+      remove(id: number) { return \`This action removes a #\${id} user\`; }
+    }`,
+  // CreateUserDto starts empty; one validated property added, as the page suggests.
+  'create-user.dto': "import { IsString } from 'class-validator';\nexport class CreateUserDto { @IsString() name: string; }",
+};
+
+describe('the generated REST resource', () => {
+  let app: any;
+  let base: string;
+  beforeAll(async () => {
+    const set = samples(page, {files: generated});
+    const {UsersController} = set.require('users.controller');
+    const {UsersService} = set.require('users.service');
+    @Module({controllers: [UsersController], providers: [UsersService]})
+    class UsersModule {}
+    app = await NestFactory.create(UsersModule, {logger: false});
+    app.useGlobalPipes(new ValidationPipe());
+    base = await listen(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, {method, headers: {'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)});
+    return {status: response.status, text: await response.text()};
+  };
+
+  claim(`${page}#what-you-get`, 'the controller maps POST, GET, GET :id, PATCH :id and DELETE :id to the service, which returns placeholder strings', async () => {
+    expect(await call('POST', '/users', {name: 'Aria'})).toEqual({status: 201, text: 'This action adds a new user'});
+    expect(await call('GET', '/users')).toEqual({status: 200, text: 'This action returns all users'});
+    expect(await call('GET', '/users/1')).toEqual({status: 200, text: 'This action returns a #1 user'});
+    expect(await call('PATCH', '/users/1', {})).toEqual({status: 200, text: 'This action updates a #1 user'});
+    expect(await call('DELETE', '/users/1')).toEqual({status: 200, text: 'This action removes a #1 user'});
+  });
+
+  claim(`${page}#what-you-get`, 'route parameters arrive as strings and the unary + converts them (a non-number becomes NaN)', async () => {
+    expect((await call('GET', '/users/007')).text).toBe('This action returns a #7 user');
+    expect((await call('GET', '/users/abc')).text).toBe('This action returns a #NaN user');
+  });
+
+  claim(`${page}#dtos-and-partialtype`, "UpdateUserDto accepts every field as optional and keeps the create DTO's validation rules", async () => {
+    expect((await call('PATCH', '/users/1', {})).status).toBe(200);
+    expect((await call('PATCH', '/users/1', {name: 'Bram'})).status).toBe(200);
+    const invalid = await call('PATCH', '/users/1', {name: 42});
+    expect(invalid.status).toBe(400);
+    expect(JSON.parse(invalid.text).message).toEqual(['name must be a string']);
+    expect((await call('POST', '/users', {})).status).toBe(400);
+  });
+});
