@@ -52,6 +52,33 @@ describe('the login route of "Login route" (local strategy only)', () => {
   });
 });
 
+claim(`${page}#local-strategy`, 'validate() returning a falsy value gives 401; an exception it throws is what the client receives', async () => {
+  for (const [replacement, status, body] of [
+    ['return null;', 401, {statusCode: 401, message: 'Unauthorized'}],
+    ["throw new ForbiddenException('Account locked');", 403, {statusCode: 403, message: 'Account locked', error: 'Forbidden'}],
+  ] as const) {
+    const set = samples(page, {
+      under: 'login-route',
+      edit: {
+        'auth/local.strategy': [
+          ['throw new UnauthorizedException();', replacement],
+          ["import { Injectable, UnauthorizedException } from '@nestjs/common';", "import { ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';"],
+        ],
+      },
+      files: {'app.module': appModule},
+    });
+    const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
+    try {
+      const base = await listen(app);
+      const response = await post(`${base}/auth/login`, {username: 'alice', password: 'nope'});
+      expect(response.status).toBe(status);
+      expect(await response.json()).toEqual(body);
+    } finally {
+      await app.close();
+    }
+  }
+});
+
 describe('the JWT flow of "Protecting routes"', () => {
   let app: any;
   let base: string;

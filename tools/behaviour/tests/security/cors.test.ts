@@ -153,3 +153,8 @@ export class GqlModule {}
     expect(await graphqlApp("cors: { origin: ['https://app.example.com'], credentials: true }")).toEqual({evil: null, own: 'https://app.example.com'});
   });
 });
+
+claim(`${page}#cors`, 'the platform packages bring the cors package (Express) and fastify-cors (Fastify) themselves', () => {
+  expect(nest('@nestjs/platform-express/package.json').dependencies.cors).toBeDefined();
+  expect(nest('@nestjs/platform-fastify/package.json').dependencies['fastify-cors']).toBeDefined();
+});

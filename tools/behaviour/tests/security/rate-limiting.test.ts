@@ -1,5 +1,7 @@
 import {afterAll, afterEach, beforeAll, describe, expect} from 'vitest';
-import {claim, samples, nest, listen, fragment, compileModule, expectOutput, service, type Service} from '../../lib';
+import {readFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {claim, samples, nest, listen, fragment, compileModule, expectOutput, service, repoRoot, type Service} from '../../lib';
 import {ioConnect, collect, emitAck} from '../websockets/_support';
 
 const {Module, Controller, Get, UseGuards} = nest('@nestjs/common');
@@ -240,6 +242,35 @@ export function build(guard: any) {
   await query();
   const third = await (await query()).json();
   expect(third.errors[0].message).toBe('ThrottlerException: Too Many Requests');
+});
+
+claim(`${page}#graphql`, "on Fastify, the context maps { request, reply } to req and res, and the guard's headers reach the reply", async () => {
+  const {FastifyAdapter} = nest('@nestjs/platform-fastify');
+  const GqlThrottlerGuard = pageClass('graphql', 'class GqlThrottlerGuard', 'GqlThrottlerGuard');
+  // The page gives this context function inline, in its note on Apollo's Fastify integration.
+  const contextFn = /`context: (\(\{ request, reply \}\) => \(\{[^`]*\}\))`/.exec(readFileSync(join(repoRoot, page), 'utf8'))![1];
+  const {build} = compileModule(`
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { GraphQLModule, Query, Resolver } from '@nestjs/graphql';
+import { ThrottlerModule } from '@nestjs/throttler';
+@Resolver()
+class HelloResolver { @Query(() => String) hello() { return 'hi'; } }
+export function build(guard: any) {
+  @Module({
+    imports: [ThrottlerModule.forRoot({ ttl: 60, limit: 1 }), GraphQLModule.forRoot({ autoSchemaFile: true, context: ${contextFn} })],
+    providers: [HelloResolver, { provide: APP_GUARD, useClass: guard }],
+  })
+  class GqlModule {}
+  return GqlModule;
+}
+`, 'gql-throttle-fastify');
+  const base = await start(build(GqlThrottlerGuard), undefined, new FastifyAdapter());
+  const query = () => fetch(`${base}/graphql`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({query: '{ hello }'})});
+  const first = await query();
+  expect(first.headers.get('x-ratelimit-limit')).toBe('1');
+  expect((await first.json()).data).toEqual({hello: 'hi'});
+  expect((await (await query()).json()).errors[0].message).toBe('ThrottlerException: Too Many Requests');
 });
 
 claim(`${page}#configuration`, 'ignoreUserAgents: a matching User-Agent is never throttled, others are', async () => {

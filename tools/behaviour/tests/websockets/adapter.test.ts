@@ -98,6 +98,16 @@ describe('Socket.IO Redis adapter', () => {
     expect(await crossInstance(urls)).toEqual(['hello from A']);
   });
 
+  claim(`${page}#extend-socketio`, 'ioredis clients (new Redis(url) and duplicate()) work with the adapter too', async () => {
+    const urls = await twoInstances('ts', [
+      ["import { createClient } from 'redis';", "import Redis from 'ioredis';"],
+      ['createClient({ url })', 'new Redis(url)'],
+      ["await Promise.all([pubClient.connect(), subClient.connect()]);\n", ''],
+      [/private clients: .*\n/, 'private clients: any[] = [];\n'],
+    ]);
+    expect(await crossInstance(urls)).toEqual(['hello from A']);
+  });
+
   /** Connections the Redis server holds, apart from the one asking. */
   async function redisConnections(): Promise<number> {
     const client = nest('redis4').createClient({url: redis.url});

@@ -139,3 +139,19 @@ claim(`${page}#parameter-scoped-pipes`, 'pipes from useGlobalPipes() or APP_PIPE
   expect(ran).toEqual([]);
   socket.close();
 });
+
+claim(`${page}#parameter-scoped-pipes`, "@MessageBody('name', pipe) hands the pipe and the handler only that property", async () => {
+  const {WebSocketGateway, SubscribeMessage, MessageBody} = nest('@nestjs/websockets');
+  const upper = {transform: (value: string) => value.toUpperCase()};
+  @WebSocketGateway()
+  class NameGateway {
+    @SubscribeMessage('name')
+    name(@MessageBody('name', upper) name: string) {
+      return name;
+    }
+  }
+  const url = await start([NameGateway]);
+  const socket = await ioConnect(url);
+  expect(await emitAck(socket, 'name', {name: 'tom', age: 3})).toBe('TOM');
+  socket.close();
+});
