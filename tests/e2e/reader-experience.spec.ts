@@ -188,3 +188,16 @@ test.describe('on a touch screen', () => {
     await expect(page.locator('[data-search-box] kbd')).toBeHidden();
   });
 });
+
+test('an unknown address lands on the introduction, saying which address and the closest pages', async ({
+  page,
+}) => {
+  const response = await page.goto('/guide/custom-pipes');
+  expect(response?.status()).toBe(404);
+  await expect(page).toHaveURL((url) => url.pathname === '/');
+  const notice = page.locator('aside[role=status]');
+  await expect(notice).toContainText('There is no page at /guide/custom-pipes');
+  await expect(notice.getByRole('link', {name: 'Pipes', exact: true})).toBeVisible();
+  // The 404 page's own text never showed before the redirect.
+  await expect(page.getByText('Page not found')).toHaveCount(0);
+});

@@ -1,5 +1,11 @@
 import {describe, expect, it} from 'vitest';
-import {checkDocs, checkInstalls, installCommands, parseSpec, pinnedVersions} from '../../scripts/check-installs.mjs';
+import {
+  checkDocs,
+  checkInstalls,
+  installCommands,
+  parseSpec,
+  pinnedVersions,
+} from '../../scripts/check-installs.mjs';
 
 const pinned = new Map([
   ['@nestjs/core', new Set(['8.4.7'])],
@@ -15,7 +21,8 @@ describe('check-installs', () => {
   });
 
   it('finds commands in code blocks and in inline code, with their lines, flags left out', () => {
-    const text = 'Intro\n\n```bash\nnpm i --save kafkajs@^1 && npm run build\n$ npm install -D @types/node@^16\n```\n\nRun `npm i -g @nestjs/cli@^8` first.\n';
+    const text =
+      'Intro\n\n```bash\nnpm i --save kafkajs@^1 && npm run build\n$ npm install -D @types/node@^16\n```\n\nRun `npm i -g @nestjs/cli@^8` first.\n';
     expect(installCommands(text)).toEqual([
       {line: 4, command: 'npm i --save kafkajs@^1', packages: ['kafkajs@^1']},
       {line: 5, command: 'npm install -D @types/node@^16', packages: ['@types/node@^16']},
@@ -24,7 +31,12 @@ describe('check-installs', () => {
   });
 
   it('names the file and line of a package without a version, a tag, and a range that misses the pinned set', () => {
-    const text = ['npm i --save kafkajs', 'npm i @nestjs/core@latest', 'npm i @nestjs/core@^9', 'npm i redis@^4 kafkajs@^1.16'].join('\n');
+    const text = [
+      'npm i --save kafkajs',
+      'npm i @nestjs/core@latest',
+      'npm i @nestjs/core@^9',
+      'npm i redis@^4 kafkajs@^1.16',
+    ].join('\n');
     expect(checkInstalls(text, 'docs/p.md', pinned)).toEqual([
       'docs/p.md:1: `npm i --save kafkajs` installs kafkajs without a version: name the line that works with Nest 8 (kafkajs@^x)',
       'docs/p.md:2: @nestjs/core@latest is not a version range (a tag such as latest moves past Nest 8)',

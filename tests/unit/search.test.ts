@@ -199,8 +199,12 @@ describe('search results', () => {
   });
 
   it('marks where an excerpt was cut with an ellipsis', () => {
-    expect(withEllipses('the <mark>pipe</mark> runs before')).toBe('…the <mark>pipe</mark> runs before…');
-    expect(withEllipses('<mark>Pipes</mark> transform input.')).toBe('<mark>Pipes</mark> transform input.');
+    expect(withEllipses('the <mark>pipe</mark> runs before')).toBe(
+      '…the <mark>pipe</mark> runs before…',
+    );
+    expect(withEllipses('<mark>Pipes</mark> transform input.')).toBe(
+      '<mark>Pipes</mark> transform input.',
+    );
     expect(withEllipses('')).toBe('');
   });
 

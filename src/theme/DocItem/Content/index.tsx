@@ -11,6 +11,7 @@ import type ContentType from '@theme/DocItem/Content';
 import type {WrapperProps} from '@docusaurus/types';
 import {useDoc, useSidebarBreadcrumbs} from '@docusaurus/plugin-content-docs/client';
 import AdSlot from '@site/src/components/AdSlot';
+import NotFoundNotice from '@site/src/components/NotFoundNotice';
 import {MarkdownUrl, markdownUrl} from '@site/src/components/CopyPage';
 
 type Props = WrapperProps<typeof ContentType>;
@@ -27,6 +28,8 @@ export default function ContentWrapper(props: Props): ReactNode {
   const {permalink} = useDoc().metadata;
   return (
     <>
+      {/* Only after an unknown address sent the reader here (the 404 page). */}
+      <NotFoundNotice />
       <AdSlot />
       <div
         data-pagefind-body=""
