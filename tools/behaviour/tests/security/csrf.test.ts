@@ -1,5 +1,5 @@
 import {afterEach, describe, expect} from 'vitest';
-import {claim, nest, listen, fragment, memoryLogger, expectOutput} from '../../lib';
+import {claim, nest, listen, fragment, memoryLogger, expectOutput, compileModule} from '../../lib';
 
 const {Module, Controller, Get, Post, Req, Res} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -116,19 +116,22 @@ describe('Express: csurf', () => {
 });
 
 describe('Fastify: fastify-csrf', () => {
-  @Controller()
-  class FormController {
-    @Get('csrf')
-    async token(@Res({passthrough: true}) reply: any) {
-      return {token: await reply.generateCsrf()};
-    }
-    @Post('transfer')
-    transfer() {
-      return 'done';
-    }
+  // The page's token route, in a controller of the test.
+  const tokenRoute = fragment(page, 'use-with-fastify', 'reply.generateCsrf()').value;
+  const {AppModule} = compileModule(`
+import { Controller, Get, Module, Post, Res } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
+@Controller()
+class FormController {
+${tokenRoute}
+  @Post('transfer')
+  transfer() {
+    return 'done';
   }
-  @Module({controllers: [FormController]})
-  class AppModule {}
+}
+@Module({ controllers: [FormController] })
+export class AppModule {}
+`, 'csrf-fastify');
 
   async function start(protect: boolean) {
     const app = await NestFactory.create(AppModule, new FastifyAdapter(), {logger: false});
@@ -148,7 +151,7 @@ describe('Fastify: fastify-csrf', () => {
 
   claim(`${page}#use-with-fastify`, 'with the onRequest hook: POST without the secret cookie or without the token is refused with 403, with both it passes; GET is not checked', async () => {
     const base = await start(true);
-    const issued = await fetch(`${base}/csrf`);
+    const issued = await fetch(`${base}/csrf-token`);
     expect(issued.status).toBe(200);
     const {token} = await issued.json();
     const cookie = cookieHeader(cookiesOf(issued));
