@@ -280,3 +280,34 @@ claim(`${page}#installation`, 'an Engine.IO 3 (Socket.io 2 client) handshake is 
     }
   }
 });
+
+claim(`${page}#gateways-are-providers`, 'a gateway that injects a request-scoped provider still subscribes, but the provider is undefined in its handlers', async () => {
+  const {Injectable, Scope} = nest('@nestjs/common');
+  const {WebSocketGateway, SubscribeMessage} = nest('@nestjs/websockets');
+  @Injectable({scope: Scope.REQUEST})
+  class RequestScoped {
+    hello() {
+      return 'hi';
+    }
+  }
+  let constructed = 0;
+  @WebSocketGateway()
+  class ScopedGateway {
+    constructor(private readonly scoped: RequestScoped) {
+      constructed += 1;
+    }
+    @SubscribeMessage('hello')
+    hello() {
+      return this.scoped === undefined ? 'undefined' : this.scoped.hello();
+    }
+  }
+  const {app, url} = await start([RequestScoped, ScopedGateway]);
+  try {
+    const socket = await ioConnect(url);
+    expect(await emitAck(socket, 'hello', null)).toBe('undefined');
+    expect(constructed).toBe(0);
+    socket.close();
+  } finally {
+    await app.close();
+  }
+});
