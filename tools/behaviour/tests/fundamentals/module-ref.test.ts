@@ -291,3 +291,26 @@ claim(`${page}#instantiating-custom-classes-dynamically`, 'app.get() searches ev
   expect(app.get(BreedsService)).toBeInstanceOf(BreedsService);
   await app.close();
 });
+
+claim(`${page}#retrieving-instances`, 'get() finds providers, controllers and enhancers bound with @UseGuards() by their class token; the class name as a string finds nothing', async () => {
+  @Injectable()
+  class BreedsService {}
+  @Injectable()
+  class AuthGuard {
+    canActivate() {
+      return true;
+    }
+  }
+  @Controller()
+  class CatsController {}
+  nest('@nestjs/common').UseGuards(AuthGuard)(CatsController);
+  @Module({controllers: [CatsController], providers: [BreedsService]})
+  class AppModule {}
+  const app = await NestFactory.create(AppModule, options);
+  const moduleRef = app.get(ModuleRef);
+  expect(moduleRef.get(BreedsService)).toBeInstanceOf(BreedsService);
+  expect(moduleRef.get(CatsController)).toBeInstanceOf(CatsController);
+  expect(moduleRef.get(AuthGuard)).toBeInstanceOf(AuthGuard);
+  expect(() => moduleRef.get('BreedsService')).toThrow(/^Nest could not find BreedsService element/);
+  await app.close();
+});
