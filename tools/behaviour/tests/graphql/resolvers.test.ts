@@ -359,3 +359,29 @@ claim(`${page}#schema-first`, 'schema first: Query declared in two files is merg
     await started.close();
   }
 });
+
+claim(`${page}#code-first-resolver`, 'a resolver may return a plain value, a Promise or an Observable; Nest waits for the result', async () => {
+  const started = await startWith(resolverWith(`
+  @Query((returns) => Int) plain() { return 1; }
+  @Query((returns) => Int) promised() { return Promise.resolve(2); }
+  @Query((returns) => Int) observed() { const { timer } = require('rxjs'); const { map } = require('rxjs/operators'); return timer(20).pipe(map(() => 3)); }`));
+  try {
+    expect((await gql(`${started.base}/graphql`, '{ plain promised observed }')).body).toEqual({data: {plain: 1, promised: 2, observed: 3}});
+  } finally {
+    await started.close();
+  }
+});
+
+claim(`${page}#nullability`, "nullable: true gives [String!], 'items' gives [String]!, 'itemsAndList' gives [String]", async () => {
+  const model = fragment(page, 'nullability', "nullable: 'items'").value.replace('@ObjectType()\nexport class Author', "@ObjectType('Lists')\nexport class Lists");
+  (globalThis as any).__lists = compileModule(model).Lists;
+  const started = await startWith(resolverWith(`@Query((returns) => (globalThis as any).__lists) lists() { return { aliases: null, tags: [null], interests: null }; }`));
+  try {
+    const type = started.app.get(GraphQLSchemaHost).schema.getType('Lists');
+    const fields = Object.fromEntries(Object.values(type.getFields()).map((f: any) => [f.name, String(f.type)]));
+    expect(fields).toEqual({aliases: '[String!]', tags: '[String]!', interests: '[String]'});
+    expect((await gql(`${started.base}/graphql`, '{ lists { aliases tags interests } }')).body).toEqual({data: {lists: {aliases: null, tags: [null], interests: null}}});
+  } finally {
+    await started.close();
+  }
+});
