@@ -65,6 +65,14 @@ describe('the blog API of the page (code first)', () => {
     expectOutput(page, 'author-response', body);
   });
 
+  claim(`${page}#descriptions-and-deprecation`, 'descriptions of the type and field and the deprecation reason reach the schema', () => {
+    const post = schema.getType('Post');
+    expect(post.description).toBe('A blog post written by an author');
+    expect(post.getFields().votes.description).toBe('Number of upvotes');
+    expect(post.getFields().headline.deprecationReason).toBe('Use the title field instead');
+    expect(printType(post)).toContain('headline: String @deprecated(reason: "Use the title field instead")');
+  });
+
   claim(`${page}#code-first-resolver`, 'the posts field resolver receives the author as parent', async () => {
     const {body} = await gql(`${started.base}/graphql`, '{ author(id: 2) { firstName posts { title } } }');
     expect(body).toEqual({data: {author: {firstName: 'Grace', posts: [{title: 'Compilers'}]}}});
