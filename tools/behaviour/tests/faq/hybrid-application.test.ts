@@ -173,3 +173,16 @@ claim(`${page}#sharing-configuration`, 'useGlobalPipes() and an APP_GUARD apply 
     await app.close();
   }
 });
+
+claim(`${page}#connecting-a-microservice`, 'startAllMicroservicesAsync() still works in 8.4.7 but logs a deprecation warning pointing to startAllMicroservices()', async () => {
+  const {memoryLogger} = await import('../../lib');
+  @Module({})
+  class AppModule {}
+  const memory = memoryLogger();
+  const app = await NestFactory.create(AppModule, {logger: memory.logger, abortOnError: false});
+  app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port: await freePort()}});
+  await app.startAllMicroservicesAsync();
+  const warning = memory.lines.find((line) => line.level === 'warn');
+  expect(warning?.message).toBe('DEPRECATED! "startAllMicroservicesAsync" method is deprecated and will be removed in the next major release. Please, use "startAllMicroservices" instead.');
+  await app.close();
+});

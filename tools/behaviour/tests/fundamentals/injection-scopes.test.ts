@@ -315,3 +315,48 @@ claim(`${page}#performance`, 'transient instances created at startup for singlet
   expect(log).toEqual(['transient']);
   await app.close();
 });
+
+async function graphqlApp(CatsService: any, context?: (arg: any) => unknown) {
+  const {GraphQLModule, Resolver, Query} = nest('@nestjs/graphql');
+  @Resolver()
+  class CatsResolver {
+    constructor(@Inject(CatsService) private readonly cats: any) {}
+    @Query('agent')
+    agent() {
+      return this.cats.userAgent();
+    }
+    @Query('tenant')
+    tenant() {
+      return this.cats.context.tenantId ?? null;
+    }
+  }
+  @Module({
+    imports: [GraphQLModule.forRoot({typeDefs: 'type Query { agent: String, tenant: String }', ...(context ? {context} : {})})],
+    providers: [CatsService, CatsResolver],
+  })
+  class AppModule {}
+  const app = await NestFactory.create(AppModule, options);
+  const base = await listen(app);
+  const query = async (q: string, headers: Record<string, string>) =>
+    (await fetch(`${base}/graphql`, {method: 'POST', headers: {'content-type': 'application/json', ...headers}, body: JSON.stringify({query: q})})).json();
+  return {app, query};
+}
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(`${page}#graphql-context`, `a request-scoped CatsService injecting CONTEXT reads the request's user agent from context.req, with no context option (${lang})`, async () => {
+    const {CatsService} = samples(page, {lang, pick: {'cats.service': 3}}).require('cats.service');
+    const {app, query} = await graphqlApp(CatsService);
+    expect(await query('{ agent }', {'user-agent': 'cat-client/1.0'})).toEqual({data: {agent: 'cat-client/1.0'}});
+    expect(await query('{ agent }', {'user-agent': 'dog-client/2.0'})).toEqual({data: {agent: 'dog-client/2.0'}});
+    await app.close();
+  });
+}
+
+claim(`${page}#graphql-context`, 'with the page\'s context function, the returned tenantId and the added req are both on the context', async () => {
+  const {CatsService} = samples(page, {pick: {'cats.service': 3}}).require('cats.service');
+  const fence = fragment(page, 'graphql-context', 'x-tenant-id');
+  const context = new Function(`return ${/context: (\(\{ req \}\) => \(\{[^\n]*\}\)),/.exec(fence.value)![1]};`)();
+  const {app, query} = await graphqlApp(CatsService, context);
+  expect(await query('{ agent tenant }', {'user-agent': 'cat-client/1.0', 'x-tenant-id': 'acme'})).toEqual({data: {agent: 'cat-client/1.0', tenant: 'acme'}});
+  await app.close();
+});
