@@ -827,3 +827,27 @@ describe('Sequelize', () => {
 });
 
 void Controller;
+
+describe('more TypeORM and Sequelize claims', () => {
+  claim(`${page}#separating-entity-definition`, 'with target set, a name other than the class name breaks forFeature(): "No repository for \"Human\" was found"', async () => {
+    const db = await freshDb();
+    const {EntitySchema} = nest('typeorm');
+    class Person {
+      id!: number;
+      nick!: string;
+    }
+    const PersonSchema = new EntitySchema({name: 'Human', target: Person, columns: {id: {type: Number, primary: true, generated: true}, nick: {type: String}}});
+    @Module({imports: [TypeOrmModule.forRoot({name: 'schemas', type: 'postgres', host: pg.host, port: pg.port, username: 'postgres', database: db, entities: [PersonSchema], synchronize: true}), TypeOrmModule.forFeature([PersonSchema], 'schemas')]})
+    class Root {}
+    await expect(NestFactory.create(Root, {logger: false, abortOnError: false})).rejects.toThrow('No repository for "Human" was found');
+  });
+
+  claim(`${page}#multiple-sequelize-connections`, 'two SequelizeModule.forRoot() calls without a name: the Sequelize instance injected is the second one', async () => {
+    const [first, second] = [await freshDb(), await freshDb()];
+    const options = {dialect: 'postgres', host: pg.host, port: pg.port, username: 'postgres', logging: false};
+    @Module({imports: [SequelizeModule.forRoot({...options, database: first}), SequelizeModule.forRoot({...options, database: second})]})
+    class Root {}
+    const app = await create(Root);
+    expect(app.get(Sequelize).config.database).toBe(second);
+  });
+});

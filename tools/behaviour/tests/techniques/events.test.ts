@@ -369,3 +369,41 @@ claim(`${page}#configuration-options`, "forRoot() options reach EventEmitter2: d
 });
 
 void compileModule;
+
+describe('#configuration-options limits', () => {
+  claim(`${page}#configuration-options`, 'an 11th listener of one event emits a leak warning (with the event name when verboseMemoryLeak is on); maxListeners raises the limit', async () => {
+    const warnings: Error[] = [];
+    const original = process.emitWarning;
+    (process as any).emitWarning = (warning: Error) => void warnings.push(warning);
+    try {
+      const make = (count: number) => {
+        const methods: Record<string, unknown> = {};
+        @Injectable()
+        class Many {}
+        for (let i = 0; i < count; i += 1) {
+          const key = `on${i}`;
+          (Many.prototype as any)[key] = () => undefined;
+          OnEvent('order.created')(Many.prototype, key, Object.getOwnPropertyDescriptor(Many.prototype, key)!);
+        }
+        void methods;
+        return Many;
+      };
+      await boot([EventEmitterModule.forRoot({verboseMemoryLeak: true})], [make(11)]);
+      expect(warnings.map((w) => w.message)).toEqual([
+        '(node) warning: possible EventEmitter memory leak detected. 11 listeners added. Use emitter.setMaxListeners() to increase limit. Event name: order.created.',
+      ]);
+      warnings.length = 0;
+      await boot([EventEmitterModule.forRoot({maxListeners: 20})], [make(11)]);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.emitWarning = original;
+    }
+  });
+
+  claim(`${page}#configuration-options`, "an 'error' event nobody listens to throws, unless ignoreErrors is on", async () => {
+    const strict = await boot([EventEmitterModule.forRoot()]);
+    expect(() => strict.get(EventEmitter2).emit('error', new Error('unheard'))).toThrow('unheard');
+    const relaxed = await boot([EventEmitterModule.forRoot({ignoreErrors: true})]);
+    expect(() => relaxed.get(EventEmitter2).emit('error', new Error('unheard'))).not.toThrow();
+  });
+});

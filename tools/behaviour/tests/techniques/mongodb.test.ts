@@ -271,3 +271,35 @@ claim(`${page}#discriminators`, 'discriminator models set kind themselves, valid
   expect(Clicked.collection.name).toBe(Base.collection.name);
   expect(Base.collection.name).toBe('events');
 });
+
+describe('#hooks-middleware and #plugins', () => {
+  claim(`${page}#hooks-middleware`, "a pre('validate') hook written with function sees the document as this", async () => {
+    const {Cat, CatSchema} = catSchema();
+    const seen: unknown[] = [];
+    CatSchema.pre('validate', function (this: any) {
+      seen.push(this.name);
+    });
+    const Model = offline().model(Cat.name, CatSchema);
+    await new Model({name: 'Tom'}).validate();
+    expect(seen).toEqual(['Tom']);
+  });
+
+  claim(`${page}#plugins`, 'a plugin registered on a connection runs for every schema compiled into a model on it; a schema plugin only for that schema', () => {
+    const {SchemaFactory} = nest('@nestjs/mongoose');
+    const connection = offline().createConnection();
+    const applied: string[] = [];
+    connection.plugin((schema: any) => void applied.push(schema.path('name') ? 'with name' : 'other'));
+    const {Cat} = catSchema();
+    const {Owner} = compileModule(`import { Prop, Schema } from '@nestjs/mongoose';
+@Schema() export class Owner { @Prop() email: string; }`, 'mongo-owner');
+    connection.model('Cat', SchemaFactory.createForClass(Cat));
+    connection.model('Owner', SchemaFactory.createForClass(Owner));
+    expect(applied).toEqual(['with name', 'other']);
+    const local: string[] = [];
+    const own = SchemaFactory.createForClass(Cat);
+    own.plugin(() => void local.push('cat schema'));
+    offline().model('Cat', own);
+    offline().model('Owner', SchemaFactory.createForClass(Owner));
+    expect(local).toEqual(['cat schema']);
+  });
+});
