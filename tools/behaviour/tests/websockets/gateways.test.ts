@@ -152,14 +152,16 @@ claim(`${page}#lifecycle-hooks`, 'handleConnection sees the Socket.io 4 handshak
 claim(`${page}#overview`, 'a gateway with its own port, a namespace and transports: [websocket] is reached at url/chat by a websocket client only', async () => {
   const {freePort} = await import('../../lib');
   const port = await freePort();
-  const {WebSocketGateway, SubscribeMessage} = nest('@nestjs/websockets');
-  @WebSocketGateway(port, {namespace: 'chat', transports: ['websocket']})
-  class ChatGateway {
-    @SubscribeMessage('ping')
-    ping() {
-      return 'pong';
-    }
-  }
+  // The page's decorator line, on a free port instead of 81, with a handler to reach.
+  const decorator = fragment(page, 'overview', '@WebSocketGateway(81').value.split('\n')[0].replace('(81,', `(${port},`);
+  const {ChatGateway} = compileModule(`
+import { SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
+${decorator}
+export class ChatGateway {
+  @SubscribeMessage('ping')
+  ping() { return 'pong'; }
+}
+`, 'chat.gateway');
   const {app} = await start([ChatGateway]);
   try {
     const chat = await ioConnect(`http://127.0.0.1:${port}/chat`, {transports: ['websocket']});
@@ -308,6 +310,25 @@ claim(`${page}#gateways-are-providers`, 'a gateway that injects a request-scoped
     expect(constructed).toBe(0);
     socket.close();
   } finally {
+    await app.close();
+  }
+});
+
+claim(`${page}#example`, "the page's client joins cats, is acknowledged, and receives its own chat message in the room", async () => {
+  const {EventsGateway: Join} = samples(page, {pick: {'events.gateway': 2}}).require('events.gateway');
+  const {EventsGateway: Chat} = samples(page, {under: 'server'}).require('events.gateway');
+  const {app, url} = await start([Join, Chat]);
+  const lines: string[] = [];
+  const fakeConsole = {log: (...args: unknown[]) => lines.push(args.map(String).join(' ')), error: (...args: unknown[]) => lines.push(args.map(String).join(' '))};
+  const code = fragment(page, 'example', "socket.emit('join'").value.replace(/^import .*$/m, '').replace("'http://localhost:3000'", `'${url}'`);
+  const {io} = nest('socket.io-client');
+  const socket = new Function('io', 'console', `${code}\nreturn socket;`)(io, fakeConsole);
+  try {
+    await until(() => lines.length >= 2);
+    // The acknowledgement and the room message travel independently: either may arrive first.
+    expect(lines.sort()).toEqual([`${socket.id}: Hello, cat lovers!`, `Client ${socket.id} joined cats`].sort());
+  } finally {
+    socket.close();
     await app.close();
   }
 });
