@@ -251,17 +251,21 @@ claim(`${page}#publishing`, 'a payload whose key does not match the field name g
   }
 });
 
-claim(`${page}#filtering-subscriptions`, 'the filter gets the payload and the field arguments; only comments of the subscribed post arrive', async () => {
+claim(`${page}#filtering-subscriptions`, 'the filter gets the payload and the field arguments (also for an inline argument without variables); only comments of the subscribed post arrive', async () => {
   const filtered = fragment(page, 'filtering-subscriptions', 'filter:').value;
   const started = await startWith(resolverWith(publishing.replace(/@Subscription\(\(returns\) => Comment\)\n\s*commentAdded\(\) \{\n\s*return pubSub.asyncIterator\('commentAdded'\);\n\s*\}/, filtered)), {subscriptions: {'graphql-ws': true}});
   const sub = graphqlWs(wsUrl(started.base), fragment(page, 'filtering-subscriptions', 'CommentsOfPost').value, {postId: 12});
+  // An inline argument and no variables at all: the filter still gets postId, since it receives the field arguments.
+  const inline = graphqlWs(wsUrl(started.base), 'subscription { commentAdded(postId: 7) { text } }');
   try {
     await new Promise((resolve) => setTimeout(resolve, 150));
     await gql(`${started.base}/graphql`, 'mutation { addComment(input: { postId: 7, text: "other" }) { id } }');
     await publishAndCollect(started.base, sub, 'mutation { addComment(input: { postId: 12, text: "mine" }) { id } }');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(sub.results.map((r) => r.data.commentAdded.text)).toEqual(['mine']);
+    expect(inline.results.map((r) => r.data.commentAdded.text)).toEqual(['other']);
   } finally {
+    await inline.close();
     await sub.close();
     await started.close();
   }
