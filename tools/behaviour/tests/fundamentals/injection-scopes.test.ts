@@ -360,3 +360,35 @@ claim(`${page}#graphql-context`, 'with the page\'s context function, the returne
   expect(await query('{ agent tenant }', {'user-agent': 'cat-client/1.0', 'x-tenant-id': 'acme'})).toEqual({data: {agent: 'cat-client/1.0', tenant: 'acme'}});
   await app.close();
 });
+
+claim(`${page}#usage`, 'a gateway that depends on a request-scoped provider still answers events, but from an instance whose constructor never ran (the dependency is undefined)', async () => {
+  const {WebSocketGateway, SubscribeMessage} = nest('@nestjs/websockets');
+  const {io} = require('socket.io-client');
+  let constructed = 0;
+  @Injectable({scope: Scope.REQUEST})
+  class CatsService {
+    name() {
+      return 'Tom';
+    }
+  }
+  @WebSocketGateway()
+  class CatsGateway {
+    constructor(@Inject(CatsService) readonly cats: any) {
+      constructed += 1;
+    }
+    @SubscribeMessage('cat')
+    cat() {
+      return this.cats === undefined ? 'no CatsService' : this.cats.name();
+    }
+  }
+  @Module({providers: [CatsService, CatsGateway]})
+  class AppModule {}
+  const app = await NestFactory.create(AppModule, options);
+  const base = await listen(app);
+  const client = io(base, {transports: ['websocket'], forceNew: true});
+  const answer = await new Promise((done) => client.emit('cat', {}, done));
+  expect(answer).toBe('no CatsService');
+  expect(constructed).toBe(0);
+  client.close();
+  await app.close();
+});
