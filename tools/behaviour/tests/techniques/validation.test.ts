@@ -46,8 +46,8 @@ afterAll(async () => {
   for (const app of apps) await app.close();
 });
 
-async function start(controllers: unknown[], configure?: (app: any) => void): Promise<string> {
-  @Module({controllers})
+async function start(controllers: unknown[], configure?: (app: any) => void, providers: unknown[] = []): Promise<string> {
+  @Module({controllers, providers})
   class AppModule {}
   const app = await NestFactory.create(AppModule, {logger: false});
   configure?.(app);
@@ -367,4 +367,84 @@ describe('#parsing-and-validating-arrays', () => {
     expect(all.status).toBe(400);
     expect(all.body.message).toEqual(['[1] email must be an email', '[2] email must be an email', '[2] password should not be empty']);
   });
+});
+
+describe('#websockets-and-microservices', () => {
+  const gateway = (withFactory: boolean) => {
+    const code = fragment(page, 'websockets-and-microservices', '@SubscribeMessage').value;
+    return compileModule(
+      `import { UsePipes, ValidationPipe } from '@nestjs/common';
+import { MessageBody, SubscribeMessage, WebSocketGateway, WsException } from '@nestjs/websockets';
+import { IsString } from 'class-validator';
+export class CreateEventDto { @IsString() name: string; }
+@WebSocketGateway()
+export class EventsGateway {
+${withFactory ? code : code.replace(/@UsePipes\([\s\S]*?\n\)\n/, '@UsePipes(new ValidationPipe())\n')}
+}`,
+      `validation-gateway-${withFactory}`,
+    ).EventsGateway;
+  };
+
+  const exchange = async (Gateway: unknown, payload: unknown) => {
+    const {io} = nest('socket.io-client');
+    const base = await start([], undefined, [Gateway]);
+    const socket = io(base, {transports: ['websocket'], forceNew: true});
+    try {
+      return await new Promise<unknown>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no answer')), 3000);
+        socket.on('exception', (error: unknown) => {
+          clearTimeout(timer);
+          resolve(error);
+        });
+        socket.emit('events', payload, (answer: unknown) => {
+          clearTimeout(timer);
+          resolve({answer});
+        });
+      });
+    } finally {
+      socket.close();
+    }
+  };
+
+  claim(`${page}#websockets-and-microservices`, 'in a gateway the default HttpException reaches the client only as "Internal server error"', async () => {
+    expect(await exchange(gateway(false), {name: 5})).toEqual({status: 'error', message: 'Internal server error'});
+  });
+
+  claim(`${page}#websockets-and-microservices`, 'with exceptionFactory: (errors) => new WsException(errors) the client receives the validation errors; a valid payload is answered', async () => {
+    const received: any = await exchange(gateway(true), {name: 5});
+    expect(Array.isArray(received)).toBe(true);
+    expect(received[0]).toMatchObject({property: 'name', constraints: {isString: 'name must be a string'}});
+    expect(await exchange(gateway(true), {name: 'launch'})).toEqual({answer: {name: 'launch'}});
+  });
+});
+
+claim(`${page}#websockets-and-microservices`, 'a microservice attached with connectMicroservice() skips app.useGlobalPipes() unless inheritAppConfig is set', async () => {
+  const {Transport, ClientProxyFactory} = nest('@nestjs/microservices');
+  const {lastValueFrom} = nest('rxjs');
+  const {freePort} = await import('../../lib');
+  const {MathController} = compileModule(
+    `import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { CreateUserDto } from '${set.dir}/create-user.dto.js';
+@Controller() export class MathController { @MessagePattern('register') register(@Payload() dto: CreateUserDto) { return 'handled'; } }`,
+    'validation-hybrid',
+  );
+  const answer = async (inheritAppConfig: boolean) => {
+    const port = await freePort();
+    @Module({controllers: [MathController]})
+    class HybridModule {}
+    const app = await NestFactory.create(HybridModule, {logger: false});
+    apps.push(app);
+    app.useGlobalPipes(new ValidationPipe());
+    app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}}, {inheritAppConfig});
+    await app.startAllMicroservices();
+    const client = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+    try {
+      return await lastValueFrom(client.send('register', {email: 'not-an-email', password: 'x'})).catch((error: unknown) => ({error}));
+    } finally {
+      client.close();
+    }
+  };
+  expect(await answer(false)).toBe('handled');
+  expect(await answer(true)).toEqual({error: {status: 'error', message: 'Internal server error'}});
 });
