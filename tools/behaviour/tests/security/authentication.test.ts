@@ -515,3 +515,36 @@ export class AppController {
     }
   });
 });
+
+claim(`${page}#customize-passport`, 'PassportModule.registerAsync({ useClass }) with createAuthOptions() configures the guards (defaultStrategy here)', async () => {
+  const set = samples(page, {
+    under: 'protecting-routes',
+    edit: withJwtStrategy,
+    files: {
+      'auth/constants': constants,
+      'app.module': `
+import { Controller, Get, Injectable, Module, Request, UseGuards } from '@nestjs/common';
+import { AuthGuard, AuthModuleOptions, IAuthModuleOptions, PassportModule } from '@nestjs/passport';
+import { AuthModule } from './auth/auth.module';
+import { AppController } from './app.controller';
+@Injectable()
+class PassportOptions { createAuthOptions(): IAuthModuleOptions { return { defaultStrategy: 'jwt' }; } }
+@Controller()
+class MemberController { @UseGuards(AuthGuard()) @Get('member') member(@Request() req) { return req.user; } }
+@Module({ imports: [AuthModule, PassportModule.registerAsync({ useClass: PassportOptions })], controllers: [AppController, MemberController] })
+export class AppModule {}
+void AuthModuleOptions;
+`,
+    },
+  });
+  const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
+  try {
+    const base = await listen(app);
+    const {access_token} = await (await post(`${base}/auth/login`, {username: 'bob', password: 'builder'})).json();
+    const response = await fetch(`${base}/member`, {headers: {authorization: `Bearer ${access_token}`}});
+    expect(await response.json()).toEqual({userId: 2, username: 'bob'});
+    expect((await fetch(`${base}/member`)).status).toBe(401);
+  } finally {
+    await app.close();
+  }
+});

@@ -1,5 +1,5 @@
 import {afterEach, describe, expect} from 'vitest';
-import {claim, samples, nest, listen, fragment, expectOutput} from '../../lib';
+import {claim, samples, nest, listen, fragment, expectOutput, compileModule} from '../../lib';
 
 const {NestFactory} = nest('@nestjs/core');
 const page = 'docs/security/authorization.md';
@@ -223,4 +223,43 @@ export class AppModule {}
     expect((await fetch(`${base}/cats`, {method: 'POST', headers: {'x-admin': 'yes'}})).status).toBe(201);
     expect((await fetch(`${base}/cats`, {method: 'DELETE'})).status).toBe(200);
   });
+});
+
+claim(`${page}#claims-based-authorization`, 'the permissions guard requires every listed permission (every())', async () => {
+  const check = fragment(page, 'claims-based-authorization', 'requiredPermissions.every').value;
+  const {PermissionsGuard} = compileModule(`
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+${fragment(page, 'claims-based-authorization', 'export enum Permission').value}
+export const PERMISSIONS_KEY = 'permissions';
+export const RequirePermissions = (...permissions: Permission[]) => SetMetadata(PERMISSIONS_KEY, permissions);
+@Injectable()
+export class PermissionsGuard implements CanActivate {
+  constructor(private reflector: Reflector) {}
+  canActivate(context: ExecutionContext): boolean {
+${check}
+  }
+}
+`, 'permissions.guard');
+  const {Reflector} = nest('@nestjs/core');
+  const guard = new PermissionsGuard(new Reflector());
+  class Handlers {
+    both() {
+      return undefined;
+    }
+    none() {
+      return undefined;
+    }
+  }
+  const {SetMetadata} = nest('@nestjs/common');
+  SetMetadata('permissions', ['create_cat', 'read_cat'])(Handlers.prototype, 'both', Object.getOwnPropertyDescriptor(Handlers.prototype, 'both'));
+  const context = (handler: unknown, permissions?: string[]) => ({
+    getHandler: () => handler,
+    getClass: () => Handlers,
+    switchToHttp: () => ({getRequest: () => ({user: permissions ? {permissions} : undefined})}),
+  });
+  expect(guard.canActivate(context(Handlers.prototype.both, ['create_cat', 'read_cat', 'delete_cat']))).toBe(true);
+  expect(guard.canActivate(context(Handlers.prototype.both, ['create_cat']))).toBe(false);
+  expect(guard.canActivate(context(Handlers.prototype.both))).toBe(false);
+  expect(guard.canActivate(context(Handlers.prototype.none))).toBe(true);
 });

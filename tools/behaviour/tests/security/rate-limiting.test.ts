@@ -370,3 +370,23 @@ describe('Custom error response', () => {
     expect((await (await fetch(`${base}/cats`)).json()).message).toBe('Easy there');
   });
 });
+
+claim(`${page}#customization`, '@Throttle() on the class and on a method: the method wins', async () => {
+  const {Throttle} = nest('@nestjs/throttler');
+  @Throttle(1, 60)
+  @Controller()
+  class MixedController {
+    @Get('class')
+    byClass() {
+      return 'class';
+    }
+    @Throttle(3, 60)
+    @Get('method')
+    byMethod() {
+      return 'method';
+    }
+  }
+  const base = await start(throttled({ttl: 60, limit: 10}, ThrottlerGuard, [MixedController]));
+  expect((await fetch(`${base}/class`)).headers.get('x-ratelimit-limit')).toBe('1');
+  expect((await fetch(`${base}/method`)).headers.get('x-ratelimit-limit')).toBe('3');
+});
