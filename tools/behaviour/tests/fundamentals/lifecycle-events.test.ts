@@ -335,3 +335,39 @@ claim(`${page}#application-shutdown`, 'each app with shutdown hooks adds one lis
   await second.close();
   expect(process.listenerCount('SIGTERM')).toBe(before);
 });
+
+claim(`${page}#lifecycle-sequence`, 'a guard bound with @UseGuards() and a middleware class applied in configure() receive onModuleInit() too', async () => {
+  const {UseGuards} = nest('@nestjs/common');
+  const log: string[] = [];
+  @Injectable()
+  class AuthGuard {
+    canActivate() {
+      return true;
+    }
+    onModuleInit() {
+      log.push('AuthGuard');
+    }
+  }
+  @Injectable()
+  class LoggerMiddleware {
+    use(_req: unknown, _res: unknown, next: () => void) {
+      next();
+    }
+    onModuleInit() {
+      log.push('LoggerMiddleware');
+    }
+  }
+  @Controller()
+  @UseGuards(AuthGuard)
+  class CatsController {}
+  class AppModule {
+    configure(consumer: any) {
+      consumer.apply(LoggerMiddleware).forRoutes('*');
+    }
+  }
+  Module({controllers: [CatsController]})(AppModule);
+  const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+  await app.init();
+  expect(log.sort()).toEqual(['AuthGuard', 'LoggerMiddleware']);
+  await app.close();
+});
