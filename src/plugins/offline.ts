@@ -9,7 +9,7 @@
  * waits for that file before listing (the build directory is emptied at the start of a build,
  * so an old one cannot answer).
  */
-import {access, readdir, writeFile} from 'node:fs/promises';
+import {access, readdir, stat, writeFile} from 'node:fs/promises';
 import {join, relative, sep} from 'node:path';
 import type {Plugin} from '@docusaurus/types';
 import {filesToSave, pagesToSave, saveListPath} from '../pwa/logic';
@@ -35,6 +35,42 @@ export async function waitForFile(file: string, timeoutMs: number): Promise<void
   }
 }
 
+/** The bytes on disk of what "Save all docs" fetches: the reader is told before it starts. */
+export async function saveListBytes(
+  outDir: string,
+  pages: string[],
+  files: string[],
+): Promise<number> {
+  const paths = [
+    ...pages.map((route) => (route.endsWith('/') ? `${route}index.html` : `${route}.html`)),
+    ...files,
+  ];
+  let bytes = 0;
+  for (const path of paths) {
+    try {
+      bytes += (await stat(join(outDir, decodeURI(path).slice(1)))).size;
+    } catch {
+      // A route served from `route/index.html`.
+      try {
+        bytes += (
+          await stat(
+            join(
+              outDir,
+              decodeURI(path)
+                .slice(1)
+                .replace(/\.html$/, ''),
+              'index.html',
+            ),
+          )
+        ).size;
+      } catch {
+        // Not on disk (a redirect route): nothing to count.
+      }
+    }
+  }
+  return bytes;
+}
+
 export interface OfflinePluginOptions {
   /** The build has Pagefind's local search (src/node/search.ts): wait for its index. */
   readonly pagefind: boolean;
@@ -47,8 +83,11 @@ export default function offlinePlugin(options: OfflinePluginOptions): Plugin {
       if (options.pagefind) await waitForFile(join(outDir, 'pagefind', 'pages.json'), 600_000);
       const pages = pagesToSave(routesPaths);
       const files = filesToSave(await filesOf(outDir));
-      await writeFile(join(outDir, saveListPath.slice(1)), JSON.stringify({pages, files}));
-      console.log(`[nest-offline] ${saveListPath}: ${pages.length} pages, ${files.length} files`);
+      const bytes = await saveListBytes(outDir, pages, files);
+      await writeFile(join(outDir, saveListPath.slice(1)), JSON.stringify({pages, files, bytes}));
+      console.log(
+        `[nest-offline] ${saveListPath}: ${pages.length} pages, ${files.length} files, ${bytes} bytes`,
+      );
     },
   };
 }

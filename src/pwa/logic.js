@@ -126,7 +126,7 @@ export function filesToSave(files) {
 }
 
 /**
- * @typedef {{pages: string[], files: string[]}} SaveList
+ * @typedef {{pages: string[], files: string[], bytes?: number}} SaveList
  * @typedef {{savedAt: number, bytes: number, pages: number, build: string}} SavedState
  */
 

@@ -135,6 +135,11 @@ test.describe('offline reading', () => {
     });
     await page.goto('/controllers');
     await page.getByRole('button', {name: 'Save all docs for offline reading'}).click();
+    // Nothing is downloaded before the reader knows how much it is.
+    await expect(page.locator('[data-offline-phase="confirm"] [role="status"]')).toContainText(
+      /Saving downloads up to \d+(\.\d)? MB: the 2 pages/,
+    );
+    await page.getByRole('button', {name: 'Save for offline reading'}).click();
     await expect(page.getByRole('progressbar')).toBeVisible();
     const status = page.locator('[data-offline-phase="saved"] [role="status"]');
     await expect(status).toContainText(/saved for offline reading: \d+(\.\d)? MB/, {
@@ -158,7 +163,10 @@ test.describe('offline reading', () => {
   test('"Remove saved docs" removes them', async () => {
     await context.setOffline(false);
     await page.goto('/controllers');
-    await page.getByRole('button', {name: 'Save all docs for offline reading'}).click();
+    // After a reload the footer still knows the docs are saved.
+    await page
+      .getByRole('button', {name: /^Docs saved for offline reading \([\d.]+ MB\): manage$/})
+      .click();
     await page.getByRole('button', {name: 'Remove saved docs'}).click();
     await expect(page.locator('[data-offline-phase="removed"] [role="status"]')).toContainText(
       'Saved docs removed',

@@ -258,3 +258,22 @@ describe('hosting the worker', () => {
     expect(csp).toContain("manifest-src 'self'");
   });
 });
+
+describe('the size "Save all docs" announces', () => {
+  it('adds up the pages (route.html or route/index.html) and the files on disk', async () => {
+    const {mkdtempSync, mkdirSync, writeFileSync} = await import('node:fs');
+    const {tmpdir} = await import('node:os');
+    const {join} = await import('node:path');
+    const {saveListBytes} = await import('../../src/plugins/offline');
+    const dir = mkdtempSync(join(tmpdir(), 'offline-bytes-'));
+    writeFileSync(join(dir, 'index.html'), 'x'.repeat(10));
+    writeFileSync(join(dir, 'pipes.html'), 'x'.repeat(20));
+    mkdirSync(join(dir, 'faq'));
+    writeFileSync(join(dir, 'faq', 'index.html'), 'x'.repeat(40));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'assets', 'a b.js'), 'x'.repeat(5));
+    expect(await saveListBytes(dir, ['/', '/pipes', '/faq', '/gone'], ['/assets/a%20b.js'])).toBe(
+      75,
+    );
+  });
+});

@@ -6,19 +6,20 @@
  */
 import React, {useCallback, useEffect, useRef, useState, type ReactNode} from 'react';
 import Translate, {translate} from '@docusaurus/Translate';
-import {formatBytes, savedStateKey, type SavedState} from '../../pwa/logic';
+import {formatBytes, savedStateKey, type SavedState, type SaveList} from '../../pwa/logic';
 import {cachedBytes, fetchSaveList, removeSaved, saveAll, type Progress} from './save';
 import styles from './styles.module.css';
 
 type Phase =
   | {name: 'unsupported'}
+  | {name: 'confirm'; list: SaveList | null}
   | {name: 'saving'; progress: Progress}
   | {name: 'stopped'; progress: Progress}
   | {name: 'failed'; progress: Progress}
   | {name: 'saved'; state: SavedState}
   | {name: 'removed'};
 
-function readSaved(): SavedState | undefined {
+export function readSaved(): SavedState | undefined {
   try {
     const value = JSON.parse(localStorage.getItem(savedStateKey) ?? 'null') as SavedState | null;
     return value && typeof value.bytes === 'number' ? value : undefined;
@@ -38,13 +39,11 @@ function writeSaved(state: SavedState | undefined): void {
 
 const supported = () => 'caches' in window && 'serviceWorker' in navigator;
 
-export default function Panel(): ReactNode {
+export default function Panel({onClose}: {onClose: () => void}): ReactNode {
   const [phase, setPhase] = useState<Phase>(() => {
     if (!supported()) return {name: 'unsupported'};
     const saved = readSaved();
-    return saved
-      ? {name: 'saved', state: saved}
-      : {name: 'saving', progress: {done: 0, total: 0, failed: 0}};
+    return saved ? {name: 'saved', state: saved} : {name: 'confirm', list: null};
   });
   const controller = useRef<AbortController | null>(null);
   const status = useRef<HTMLParagraphElement>(null);
@@ -89,13 +88,17 @@ export default function Panel(): ReactNode {
     })();
   }, []);
 
-  // Opening the panel is the reader's "Save": start unless everything is saved already.
-  const started = useRef(false);
+  // Before anything is downloaded, the reader is told how much (the build's save list says).
   useEffect(() => {
-    if (started.current || phase.name !== 'saving') return;
-    started.current = true;
-    start();
-  }, [phase.name, start]);
+    if (phase.name !== 'confirm' || phase.list) return undefined;
+    const abort = new AbortController();
+    fetchSaveList(abort.signal).then(
+      (list) =>
+        setPhase((current) => (current.name === 'confirm' ? {name: 'confirm', list} : current)),
+      () => undefined,
+    );
+    return () => abort.abort();
+  }, [phase]);
   useEffect(() => () => controller.current?.abort(), []);
   // Keep keyboard users in the panel when the button they used goes away.
   useEffect(() => {
@@ -130,6 +133,38 @@ export default function Panel(): ReactNode {
   let message: ReactNode;
   let buttons: ReactNode = null;
   switch (phase.name) {
+    case 'confirm':
+      message = !phase.list ? (
+        <Translate id="site.offline.preparing">Preparing to save the docs…</Translate>
+      ) : (
+        <Translate
+          id="site.offline.confirm"
+          values={{
+            size: formatBytes(phase.list.bytes ?? 0),
+            pages: phase.list.pages.length,
+          }}
+        >
+          {
+            'Saving downloads up to {size}: the {pages} pages with their images, code and the search index, kept on this device.'
+          }
+        </Translate>
+      );
+      buttons = (
+        <>
+          <button
+            type="button"
+            className="button button--sm button--primary"
+            disabled={!phase.list}
+            onClick={start}
+          >
+            <Translate id="site.offline.confirmSave">Save for offline reading</Translate>
+          </button>
+          <button type="button" className="button button--sm button--secondary" onClick={onClose}>
+            <Translate id="site.offline.notNow">Not now</Translate>
+          </button>
+        </>
+      );
+      break;
     case 'unsupported':
       message = (
         <Translate id="site.offline.unsupported">
