@@ -146,3 +146,22 @@ claim(`${page}#global-prefix`, 'the GraphQL endpoint stays at /graphql, and move
     await gql.close();
   }
 });
+
+claim(`${page}#global-prefix`, 'a gateway keeps its path: the socket.io handshake answers at /socket.io, not under the prefix', async () => {
+  const {WebSocketGateway, SubscribeMessage} = nest('@nestjs/websockets');
+  @WebSocketGateway()
+  class EventsGateway {
+    @SubscribeMessage('ping')
+    ping() {
+      return 'pong';
+    }
+  }
+  @Module({providers: [EventsGateway]})
+  class GatewayModule {}
+  const gw = await NestFactory.create(GatewayModule, {logger: false, abortOnError: false});
+  gw.setGlobalPrefix('v1');
+  const url = await listen(gw);
+  expect((await fetch(`${url}/socket.io/?EIO=4&transport=polling`)).status).toBe(200);
+  expect((await fetch(`${url}/v1/socket.io/?EIO=4&transport=polling`)).status).toBe(404);
+  await gw.close();
+});

@@ -224,3 +224,20 @@ claim(`${page}#what-does-not-apply-to-lazy-modules`, 'a module loaded before ini
   await app.close();
   expect(calls).toEqual(['configure', 'onModuleInit', 'onApplicationBootstrap', 'middleware']);
 });
+
+claim(`${page}#lazy-loading-controllers-gateways-and-resolvers`, 'a controller of a lazily loaded module gets no route: its path answers 404 after load()', async () => {
+  @Controller('reports')
+  class ReportsController {
+    @Get()
+    list() {
+      return 'reports';
+    }
+  }
+  @Module({controllers: [ReportsController]})
+  class ReportsModule {}
+  const app = await bareApp();
+  const base = await listen(app);
+  await app.get(LazyModuleLoader).load(() => ReportsModule);
+  expect((await fetch(`${base}/reports`)).status).toBe(404);
+  await app.close();
+});
