@@ -191,3 +191,51 @@ claim(`${page}#limitations`, 'a service registered with the plain GraphQLModule 
     await started.close();
   }
 });
+
+claim(`${page}#computed-fields-with-requires`, 'with @requires, the gateway fetches name from the users service first and the posts service finds it on the parent', async () => {
+  const {Resolver, ResolveField, Parent, Query} = nest('@nestjs/graphql');
+  const {GraphQLFederationModule} = nest('@nestjs/graphql');
+  const usersDir = tempDir({'users.graphql': fragment(page, 'users-service', 'type User @key').value});
+  const postsSdl = 'type Post @key(fields: "id") {\n  id: ID!\n  title: String!\n  author: User\n}\n\n' + fragment(page, 'computed-fields-with-requires', 'signature: String! @requires').value + '\nextend type Query {\n  latestPosts: [Post!]!\n}\n';
+  const postsDir = tempDir({'posts.graphql': postsSdl});
+  @Resolver('Post')
+  class PostsResolver {
+    @Query()
+    latestPosts() {
+      return [{id: '10', title: 'Federation in practice', authorId: '1'}];
+    }
+    @ResolveField()
+    author(@Parent() post: {authorId: string}) {
+      return {__typename: 'User', id: post.authorId};
+    }
+  }
+  @Resolver('User')
+  class UsersResolver {
+    @ResolveField()
+    signature(@Parent() user: {name: string}) {
+      return `Posted by ${user.name}`;
+    }
+    @ResolveField()
+    posts() {
+      return [];
+    }
+  }
+  load('users/users.service', fence('users/users.service'));
+  load('users/users.resolver', fence('users/users.resolver', 1));
+  const {AppModule: UsersApp} = load('users-app-requires', fence('app.module', 1).replace("typePaths: ['**/*.graphql']", `typePaths: ['${usersDir}/*.graphql']`));
+  @Module({imports: [GraphQLFederationModule.forRoot({typePaths: [`${postsDir}/*.graphql`]})], providers: [PostsResolver, UsersResolver]})
+  class PostsApp {}
+  const users = await start(UsersApp);
+  const posts = await start(PostsApp);
+  const {AppModule: GatewayApp} = load('gateway-app-requires',
+    fence('app.module', 5).replace("'http://localhost:3001/graphql'", `'${users.base}/graphql'`).replace("'http://localhost:3002/graphql'", `'${posts.base}/graphql'`));
+  const gateway = await start(GatewayApp);
+  try {
+    const {body} = await gql(`${gateway.base}/graphql`, '{ latestPosts { title author { signature } } }');
+    expect(body).toEqual({data: {latestPosts: [{title: 'Federation in practice', author: {signature: 'Posted by Ada'}}]}});
+  } finally {
+    await gateway.close();
+    await posts.close();
+    await users.close();
+  }
+});
