@@ -7,7 +7,7 @@
 // before running anything when a server binary is missing, naming the
 // apt-get line (a missing broker never skips its tests).
 import {spawnSync} from 'node:child_process';
-import {existsSync, readFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
@@ -46,12 +46,38 @@ function installed() {
   return Object.entries(wanted).every(([path, entry]) => path === '' || have[path]?.version === entry.version);
 }
 
-if (!installed()) {
-  console.log('test:behaviour: installing tools/behaviour (npm ci)...');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {cwd: dir, stdio: 'inherit'});
-  if (result.status !== 0) {
-    console.error('test:behaviour: npm ci in tools/behaviour failed');
-    process.exit(1);
+/**
+ * One install at a time: two runs that start together (two terminals, or parallel jobs) would
+ * otherwise both run npm ci in the same folder and undo each other. The lock is a directory
+ * (mkdir is atomic); a run that finds it waits for the other's install, then checks again.
+ */
+const lock = join(dir, '.install-lock');
+function sleep(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+for (let waited = 0; !installed(); waited += 1) {
+  let owner = false;
+  try {
+    mkdirSync(lock);
+    owner = true;
+  } catch {
+    // Another run is installing: wait for it (a lock older than 10 minutes is stale).
+    const age = Date.now() - statSync(lock, {throwIfNoEntry: false})?.mtimeMs;
+    if (age > 600_000) rmSync(lock, {recursive: true, force: true});
+    if (waited === 0) console.log('test:behaviour: another run is installing tools/behaviour, waiting...');
+    sleep(2000);
+    continue;
+  }
+  try {
+    if (installed()) break;
+    console.log('test:behaviour: installing tools/behaviour (npm ci)...');
+    const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {cwd: dir, stdio: 'inherit'});
+    if (result.status !== 0) {
+      console.error('test:behaviour: npm ci in tools/behaviour failed');
+      process.exit(1);
+    }
+  } finally {
+    if (owner) rmSync(lock, {recursive: true, force: true});
   }
 }
 
