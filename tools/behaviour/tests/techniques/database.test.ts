@@ -851,3 +851,43 @@ describe('more TypeORM and Sequelize claims', () => {
     expect(app.get(Sequelize).config.database).toBe(second);
   });
 });
+
+describe('#using-an-ormconfigjson-file', () => {
+  /** TypeORM's own configuration reader (the one that reads ormconfig.json) also takes TYPEORM_* variables: the tests use those, not a file in the project root. */
+  const withTypeormEnv = async (db: string, fn: () => Promise<void>) => {
+    const env = {TYPEORM_CONNECTION: 'postgres', TYPEORM_HOST: pg.host, TYPEORM_PORT: String(pg.port), TYPEORM_USERNAME: 'postgres', TYPEORM_DATABASE: db, TYPEORM_SYNCHRONIZE: 'true'};
+    Object.assign(process.env, env);
+    try {
+      await fn();
+    } finally {
+      for (const key of Object.keys(env)) delete process.env[key];
+    }
+  };
+
+  claim(`${page}#using-an-ormconfigjson-file`, "forRoot() without arguments leaves the settings to TypeORM's own configuration reader", async () => {
+    const db = await freshDb();
+    await withTypeormEnv(db, async () => {
+      const {AppModule} = samples(page, {files: {'app.module': shown('app.module', 2)}}).require('app.module');
+      const app = await create(AppModule);
+      expect(app.get(Connection).options).toMatchObject({type: 'postgres', database: db});
+    });
+  });
+
+  claim(`${page}#using-an-ormconfigjson-file`, "getConnectionOptions() in forRootAsync(), with autoLoadEntities added, loads the entities of forFeature()", async () => {
+    const db = await freshDb();
+    // forFeature() records entities per connection name for the whole process: earlier tests of this file
+    // registered other User classes (with relations) for 'default'. A real application has only its own.
+    nest('@nestjs/typeorm/dist/entities-metadata.storage').EntitiesMetadataStorage.storage.delete('default');
+    await withTypeormEnv(db, async () => {
+      const entity = shown('user.entity', 1);
+      const set = samples(page, {files: {'app.module': shown('app.module', 3), 'user.entity': entity, 'users/user.entity': entity}});
+      const {AppModule} = set.require('app.module');
+      const {User} = set.require('user.entity');
+      @Module({imports: [AppModule, TypeOrmModule.forFeature([User])]})
+      class Root {}
+      const app = await create(Root);
+      expect(app.get(Connection).hasMetadata(User)).toBe(true);
+      expect(await app.get(getRepositoryToken(User)).find()).toEqual([]);
+    });
+  });
+});

@@ -283,3 +283,39 @@ export function make(UserEntity: any) {
   const base = await start([ResController]);
   expect(await get(base, '/res')).toEqual({id: 1, password: 'x'});
 });
+
+claim(`${page}#websockets-and-microservices`, 'bound to a gateway, the interceptor serializes what a message handler returns', async () => {
+  const {UserEntity} = samples(page, {under: 'exclude-properties'}).require('user.entity');
+  const {make} = compileModule(
+    `import { ClassSerializerInterceptor, UseInterceptors } from '@nestjs/common';
+import { SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
+export function make(UserEntity: any) {
+  @WebSocketGateway()
+  @UseInterceptors(ClassSerializerInterceptor)
+  class UsersGateway {
+    @SubscribeMessage('user') user() { return new UserEntity({ id: 1, email: 'ada@example.com', password: 'secret' }); }
+  }
+  return UsersGateway;
+}`,
+    'serializer-gateway',
+  );
+  @Module({providers: [make(UserEntity)]})
+  class GatewayModule {}
+  const app = await NestFactory.create(GatewayModule, {logger: false});
+  apps.push(app);
+  const base = await listen(app);
+  const {io} = nest('socket.io-client');
+  const socket = io(base, {transports: ['websocket'], forceNew: true});
+  try {
+    const answer = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no answer')), 3000);
+      socket.emit('user', {}, (data: unknown) => {
+        clearTimeout(timer);
+        resolve(data);
+      });
+    });
+    expect(answer).toEqual({id: 1, email: 'ada@example.com'});
+  } finally {
+    socket.close();
+  }
+});
