@@ -43,7 +43,10 @@ function installed() {
   if (!existsSync(marker)) return false;
   const wanted = JSON.parse(readFileSync(lock, 'utf8')).packages ?? {};
   const have = JSON.parse(readFileSync(marker, 'utf8')).packages ?? {};
-  return Object.entries(wanted).every(([path, entry]) => path === '' || have[path]?.version === entry.version);
+  // Optional packages for other platforms (fsevents on macOS) are never installed here.
+  return Object.entries(wanted).every(
+    ([path, entry]) => path === '' || entry.optional || have[path]?.version === entry.version,
+  );
 }
 
 /**
