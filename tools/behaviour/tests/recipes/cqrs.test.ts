@@ -1,5 +1,6 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
 import {claim, samples, nest, listen, memoryLogger, expectOutput, compileModule} from '../../lib';
+import {capturedConsole, consoleMask} from './_support';
 
 const page = 'docs/recipes/cqrs.md';
 const {NestFactory} = nest('@nestjs/core');
@@ -70,10 +71,10 @@ for (const lang of ['ts', 'js'] as const) {
       expectOutput(page, 'hero-view', view);
     });
 
-    claim(`${page}#handling-events`, `the event handler logs the line shown (${lang})`, async () => {
+    claim(`${page}#handling-events`, `the event handler logs through the application logger with its class name as context (${lang})`, async () => {
       await until(() => log.lines.some((line) => line.context === 'HeroKilledDragonHandler'));
       const line = log.lines.find((l) => l.context === 'HeroKilledDragonHandler')!;
-      expectOutput(page, 'dragon-killed-log', `[Nest] 4120  - 03/14/2022, 10:21:07 AM     LOG [${line.context}] ${line.message}`);
+      expect(line).toEqual({level: 'log', context: 'HeroKilledDragonHandler', message: 'Aria killed dragon-7 (1 so far)'});
     });
 
     claim(`${page}#dispatching-a-command`, `a handler's rejection reaches the controller: an unknown hero gives 404 with the NotFoundException message (${lang})`, async () => {
@@ -233,4 +234,22 @@ claim(`${page}#testing`, 'the saga maps a HeroKilledDragonEvent to DropAncientIt
   const {DropAncientItemCommand} = set.require('commands/impl/drop-ancient-item.command');
   const commands = await lastValueFrom(new HeroesGameSagas().dragonKilled(of(new HeroKilledDragonEvent('hero-1', 'dragon-7'))).pipe(toArray()));
   expect(commands).toEqual([new DropAncientItemCommand('hero-1', 'ancient-sword')]);
+});
+
+claim(`${page}#handling-events`, "with Nest's ConsoleLogger, killing a dragon prints the line shown", async () => {
+  const console = capturedConsole();
+  try {
+    const {AppModule} = heroesSet('ts').require('app.module');
+    const app = await NestFactory.create(AppModule, {logger: console.logger});
+    try {
+      const base = await listen(app);
+      await post(base, '/heroes/hero-1/kill', {dragonId: 'dragon-7'});
+      await until(() => console.lines.some((line) => line.includes('[HeroKilledDragonHandler]')));
+      expectOutput(page, 'dragon-killed-log', console.lines.find((line) => line.includes('[HeroKilledDragonHandler]'))!, consoleMask);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    console.restore();
+  }
 });

@@ -1,6 +1,7 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
 import {createServer, type Server} from 'node:http';
 import {claim, samples, service, nest, listen, memoryLogger, expectOutput, compileModule, freePort, type Service} from '../../lib';
+import {capturedConsole, consoleMask} from './_support';
 
 const page = 'docs/recipes/terminus.md';
 const {NestFactory} = nest('@nestjs/core');
@@ -44,8 +45,6 @@ const health = async (base: string, path = '/health') => {
   const response = await fetch(`${base}${path}`);
   return {status: response.status, body: await response.json()};
 };
-const logLine = (line: {level: string; context?: string; message: string}) =>
-  `[Nest] 4711  - 03/14/2022, 9:30:12 AM   ${line.level.toUpperCase()} [${line.context}] ${line.message}`;
 
 claim(`${page}#http-health-check`, 'with HttpModule imported, pingCheck passes for a 2xx answer and GET /health returns the report shown', async () => {
   const set = samples(page, {pick: {'health.module': 2, 'health.controller': 1}, edit: {'health.controller': [["'https://docs.nestjs.com'", 'process.env.UPSTREAM_URL']]}});
@@ -113,11 +112,36 @@ describe('a failing check', () => {
     expectOutput(page, 'health-error', result.body);
   });
 
-  claim(`${page}#logging`, 'the failure is logged through the application logger with the HealthCheckService context', async () => {
+  claim(`${page}#logging`, 'the failure goes through the application logger (a custom one receives it), with the HealthCheckService context', async () => {
+    await health(base);
     const line = log.lines.find((l) => l.context === 'HealthCheckService')!;
     expect(line.level).toBe('error');
-    expectOutput(page, 'health-failed-log', logLine(line));
+    expect(line.message).toBe('Health Check has failed! {"memory_heap":{"status":"down","message":"Used heap exceeded the set threshold"}}');
   });
+});
+
+claim(`${page}#logging`, "with Nest's ConsoleLogger, the failure prints the line shown", async () => {
+  @Controller('health')
+  class HealthController {
+    constructor(private readonly health: any, private readonly memory: any) {}
+    @Get() check() {
+      return this.health.check([() => this.memory.checkHeap('memory_heap', 1)]);
+    }
+  }
+  (Reflect as any).defineMetadata('design:paramtypes', [terminus.HealthCheckService, terminus.MemoryHealthIndicator], HealthController);
+  @Module({imports: [terminus.TerminusModule], controllers: [HealthController]})
+  class AppModule {}
+  const console = capturedConsole();
+  try {
+    const app = await NestFactory.create(AppModule, {logger: console.logger, abortOnError: false});
+    apps.push(app);
+    app.useLogger(console.logger);
+    await health(await listen(app));
+    const line = console.lines.find((l) => l.includes('[HealthCheckService]'))!;
+    expectOutput(page, 'health-failed-log', line, consoleMask);
+  } finally {
+    console.restore();
+  }
 });
 
 claim(`${page}#reading-the-result`, 'an error that is not a HealthCheckError escapes: 500 (or the HttpException status), and later indicators do not run', async () => {
