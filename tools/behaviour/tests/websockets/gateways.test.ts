@@ -103,8 +103,9 @@ for (const lang of ['ts', 'js'] as const) {
   });
 }
 
-claim(`${page}#lifecycle-hooks`, 'afterInit runs once, handleConnection and handleDisconnect keep the online count (log lines)', async () => {
-  const {EventsGateway} = samples(page, {under: 'lifecycle-hooks'}).require('events.gateway');
+for (const lang of ['ts', 'js'] as const) {
+claim(`${page}#lifecycle-hooks`, `afterInit runs once, handleConnection and handleDisconnect keep the online count (log lines, ${lang})`, async () => {
+  const {EventsGateway} = samples(page, {under: 'lifecycle-hooks', lang}).require('events.gateway');
   const memory = memoryLogger();
   const {app, url} = await start([EventsGateway], memory.logger);
   try {
@@ -125,6 +126,7 @@ claim(`${page}#lifecycle-hooks`, 'afterInit runs once, handleConnection and hand
     await app.close();
   }
 });
+}
 
 claim(`${page}#lifecycle-hooks`, 'handleConnection sees the Socket.io 4 handshake auth and can disconnect the client', async () => {
   const {WebSocketGateway} = nest('@nestjs/websockets');
