@@ -13,12 +13,23 @@ export async function until(check: () => boolean, ms = 5000): Promise<void> {
 }
 
 /** Starts `module` as a TCP microservice on a free loopback port; `setup` runs before listen(). */
-export async function tcpMicroservice(module: unknown, setup: (app: any) => void = () => {}, log = memoryLogger()) {
+export async function tcpMicroservice(
+  module: unknown,
+  setup: (app: any) => void = () => {},
+  log = memoryLogger(),
+) {
   const port = await freePort();
-  const app = await NestFactory.createMicroservice(module, {transport: Transport.TCP, logger: log.logger, options: {host: '127.0.0.1', port}});
+  const app = await NestFactory.createMicroservice(module, {
+    transport: Transport.TCP,
+    logger: log.logger,
+    options: {host: '127.0.0.1', port},
+  });
   setup(app);
   await app.listen();
-  const client = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+  const client = ClientProxyFactory.create({
+    transport: Transport.TCP,
+    options: {host: '127.0.0.1', port},
+  });
   return {
     app,
     client,

@@ -1,14 +1,27 @@
 import {afterAll, beforeAll, expect} from 'vitest';
-import {claim, samples, fragment, compileModule, nest, listen, memoryLogger, freePort} from '../../lib';
+import {
+  claim,
+  samples,
+  fragment,
+  compileModule,
+  nest,
+  listen,
+  memoryLogger,
+  freePort,
+} from '../../lib';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
-const {Transport, ClientProxyFactory, ClientsModule, ClientTCP, ServerTCP} = nest('@nestjs/microservices');
+const {Transport, ClientProxyFactory, ClientsModule, ClientTCP, ServerTCP} =
+  nest('@nestjs/microservices');
 const {lastValueFrom, toArray} = nest('rxjs');
 const page = 'docs/microservices/basics.md';
 
 const NO_HANDLER = 'There is no matching message handler defined in the remote service.';
-const catInterface = {ts: 'export interface Cat { name: string; age: number; breed: string }\n', js: 'export {};\n'};
+const catInterface = {
+  ts: 'export interface Cat { name: string; age: number; breed: string }\n',
+  js: 'export {};\n',
+};
 
 /**
  * One TCP microservice for the file: the page's MathController and CatsController (count-down), its
@@ -25,9 +38,12 @@ beforeAll(async () => {
   (globalThis as any).__basicsEvents = events;
   const math = samples(page, {under: 'request-response'}).require('math.controller');
   const countDown = samples(page, {pick: {'cats.controller': 2}}).require('cats.controller');
-  const catsEvents = samples(page, {files: {'interfaces/cat.interface': catInterface.ts}}).require('cats-events.controller');
+  const catsEvents = samples(page, {files: {'interfaces/cat.interface': catInterface.ts}}).require(
+    'cats-events.controller',
+  );
   const rpcFragment = fragment(page, 'asynchronous-responses', 'throw new RpcException').value;
-  const extras = compileModule(`
+  const extras = compileModule(
+    `
 import { Controller, Injectable, Module, ParseIntPipe, ValidationPipe } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload, RpcException } from '@nestjs/microservices';
 import { IsString } from 'class-validator';
@@ -65,15 +81,31 @@ export class ValidationController {
 export class Twice2Controller {
   @MessagePattern('twice') second() { return 'second'; }
 }
-`, 'basics-extras');
+`,
+    'basics-extras',
+  );
   @Module({
-    controllers: [math.MathController, countDown.CatsController, catsEvents.CatsEventsController, extras.FindController, extras.ValidationController, extras.Twice2Controller],
+    controllers: [
+      math.MathController,
+      countDown.CatsController,
+      catsEvents.CatsEventsController,
+      extras.FindController,
+      extras.ValidationController,
+      extras.Twice2Controller,
+    ],
     providers: [extras.CatsService],
   })
   class AppModule {}
-  micro = await NestFactory.createMicroservice(AppModule, {transport: Transport.TCP, logger: log.logger, options: {host: '127.0.0.1', port}});
+  micro = await NestFactory.createMicroservice(AppModule, {
+    transport: Transport.TCP,
+    logger: log.logger,
+    options: {host: '127.0.0.1', port},
+  });
   await micro.listen();
-  client = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+  client = ClientProxyFactory.create({
+    transport: Transport.TCP,
+    options: {host: '127.0.0.1', port},
+  });
 });
 
 afterAll(async () => {
@@ -89,18 +121,31 @@ async function until(check: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
-claim(`${page}#request-response`, 'send({ cmd: \'sum\' }, [4, 5, 6]) answers 15 from MathController', async () => {
-  expect(await lastValueFrom(client.send({cmd: 'sum'}, [4, 5, 6]))).toBe(15);
-});
+claim(
+  `${page}#request-response`,
+  "send({ cmd: 'sum' }, [4, 5, 6]) answers 15 from MathController",
+  async () => {
+    expect(await lastValueFrom(client.send({cmd: 'sum'}, [4, 5, 6]))).toBe(15);
+  },
+);
 
 claim(`${page}#request-response`, 'the JavaScript MathController answers the same', async () => {
-  const {MathController} = samples(page, {under: 'request-response', lang: 'js'}).require('math.controller');
+  const {MathController} = samples(page, {under: 'request-response', lang: 'js'}).require(
+    'math.controller',
+  );
   const jsPort = await freePort();
   @Module({controllers: [MathController]})
   class JsModule {}
-  const app = await NestFactory.createMicroservice(JsModule, {transport: Transport.TCP, logger: log.logger, options: {host: '127.0.0.1', port: jsPort}});
+  const app = await NestFactory.createMicroservice(JsModule, {
+    transport: Transport.TCP,
+    logger: log.logger,
+    options: {host: '127.0.0.1', port: jsPort},
+  });
   await app.listen();
-  const jsClient = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port: jsPort}});
+  const jsClient = ClientProxyFactory.create({
+    transport: Transport.TCP,
+    options: {host: '127.0.0.1', port: jsPort},
+  });
   try {
     expect(await lastValueFrom(jsClient.send({cmd: 'sum'}, [1, 2, 3]))).toBe(6);
   } finally {
@@ -109,56 +154,122 @@ claim(`${page}#request-response`, 'the JavaScript MathController answers the sam
   }
 });
 
-claim(`${page}#patterns`, 'object patterns are normalized with sorted keys: key order does not matter', async () => {
-  expect(await lastValueFrom(client.send({entity: 'cat', action: 'count-down'}, 0))).toBe(0);
-  expect(await lastValueFrom(client.send({action: 'count-down', entity: 'cat'}, 0))).toBe(0);
-});
+claim(
+  `${page}#patterns`,
+  'object patterns are normalized with sorted keys: key order does not matter',
+  async () => {
+    expect(await lastValueFrom(client.send({entity: 'cat', action: 'count-down'}, 0))).toBe(0);
+    expect(await lastValueFrom(client.send({action: 'count-down', entity: 'cat'}, 0))).toBe(0);
+  },
+);
 
-claim(`${page}#patterns`, 'value types matter: { id: 1 } and { id: \'1\' } are different patterns', async () => {
-  expect(await lastValueFrom(client.send({id: 1}, {}))).toBe('number one');
-  await expect(lastValueFrom(client.send({id: '1'}, {}))).rejects.toBe(NO_HANDLER);
-});
+claim(
+  `${page}#patterns`,
+  "value types matter: { id: 1 } and { id: '1' } are different patterns",
+  async () => {
+    expect(await lastValueFrom(client.send({id: 1}, {}))).toBe('number one');
+    await expect(lastValueFrom(client.send({id: '1'}, {}))).rejects.toBe(NO_HANDLER);
+  },
+);
 
-claim(`${page}#asynchronous-responses`, 'an Observable handler sent 3 answers 3, 2, 1 and 0, one by one', async () => {
-  const shown = fragment(page, 'sending-messages', 'toArray()').value;
-  expect(shown).toContain('// values: [3, 2, 1, 0]');
-  expect(await lastValueFrom(client.send({entity: 'cat', action: 'count-down'}, 3).pipe(toArray()))).toEqual([3, 2, 1, 0]);
-});
+claim(
+  `${page}#asynchronous-responses`,
+  'an Observable handler sent 3 answers 3, 2, 1 and 0, one by one',
+  async () => {
+    const shown = fragment(page, 'sending-messages', 'toArray()').value;
+    expect(shown).toContain('// values: [3, 2, 1, 0]');
+    expect(
+      await lastValueFrom(client.send({entity: 'cat', action: 'count-down'}, 3).pipe(toArray())),
+    ).toEqual([3, 2, 1, 0]);
+  },
+);
 
-claim(`${page}#asynchronous-responses`, 'an RpcException makes the caller\'s Observable error with { status: \'error\', message: \'Cat 7 not found\' }', async () => {
-  await expect(lastValueFrom(client.send({entity: 'cat', action: 'find'}, 7))).rejects.toEqual({status: 'error', message: 'Cat 7 not found'});
-  expect(await lastValueFrom(client.send({entity: 'cat', action: 'find'}, 1))).toEqual({name: 'Tom', age: 3, breed: 'Persian'});
-});
+claim(
+  `${page}#asynchronous-responses`,
+  "an RpcException makes the caller's Observable error with { status: 'error', message: 'Cat 7 not found' }",
+  async () => {
+    await expect(lastValueFrom(client.send({entity: 'cat', action: 'find'}, 7))).rejects.toEqual({
+      status: 'error',
+      message: 'Cat 7 not found',
+    });
+    expect(await lastValueFrom(client.send({entity: 'cat', action: 'find'}, 1))).toEqual({
+      name: 'Tom',
+      age: 3,
+      breed: 'Persian',
+    });
+  },
+);
 
-claim(`${page}#asynchronous-responses`, 'any other exception reaches the caller as Internal server error, without its message', async () => {
-  await expect(lastValueFrom(client.send('boom', {}))).rejects.toEqual({status: 'error', message: 'Internal server error'});
-});
+claim(
+  `${page}#asynchronous-responses`,
+  'any other exception reaches the caller as Internal server error, without its message',
+  async () => {
+    await expect(lastValueFrom(client.send('boom', {}))).rejects.toEqual({
+      status: 'error',
+      message: 'Internal server error',
+    });
+  },
+);
 
-claim(`${page}#event-based`, 'two @EventPattern(\'cat_created\') handlers in different controllers both run; the page\'s handler logs its welcome', async () => {
-  await lastValueFrom(client.emit('cat_created', {name: 'Tom', age: 3, breed: 'Persian'}), {defaultValue: undefined});
-  await until(() => events.includes('second:Tom') && log.text().includes('Welcome, Tom the Persian!')).catch(() => {
-    throw new Error(`events ${JSON.stringify(events)}; log:\n${log.text()}`);
-  });
-});
+claim(
+  `${page}#event-based`,
+  "two @EventPattern('cat_created') handlers in different controllers both run; the page's handler logs its welcome",
+  async () => {
+    await lastValueFrom(client.emit('cat_created', {name: 'Tom', age: 3, breed: 'Persian'}), {
+      defaultValue: undefined,
+    });
+    await until(
+      () => events.includes('second:Tom') && log.text().includes('Welcome, Tom the Persian!'),
+    ).catch(() => {
+      throw new Error(`events ${JSON.stringify(events)}; log:\n${log.text()}`);
+    });
+  },
+);
 
-claim(`${page}#event-based`, 'a second handler for the same message pattern replaces the first one', async () => {
-  expect(await lastValueFrom(client.send('twice', {}))).toBe('second');
-});
+claim(
+  `${page}#event-based`,
+  'a second handler for the same message pattern replaces the first one',
+  async () => {
+    expect(await lastValueFrom(client.send('twice', {}))).toBe('second');
+  },
+);
 
-claim(`${page}#decorators`, '@Payload(\'id\') receives the property alone, and combines with a pipe', async () => {
-  expect(await lastValueFrom(client.send('by-id', {id: 7, name: 'Tom'}))).toEqual({id: 7});
-  expect(await lastValueFrom(client.send('by-id-int', {id: '7'}))).toEqual({id: 7, type: 'number'});
-});
+claim(
+  `${page}#decorators`,
+  "@Payload('id') receives the property alone, and combines with a pipe",
+  async () => {
+    expect(await lastValueFrom(client.send('by-id', {id: 7, name: 'Tom'}))).toEqual({id: 7});
+    expect(await lastValueFrom(client.send('by-id-int', {id: '7'}))).toEqual({
+      id: 7,
+      type: 'number',
+    });
+  },
+);
 
-claim(`${page}#decorators`, 'ValidationPipe\'s BadRequestException reaches the caller as an unknown error; with exceptionFactory the validation errors arrive', async () => {
-  await expect(lastValueFrom(client.send('validate_plain', {name: 5}))).rejects.toEqual({status: 'error', message: 'Internal server error'});
-  const errors = await lastValueFrom(client.send('validate_rpc', {name: 5})).catch((e: unknown) => e);
-  expect(errors).toEqual([expect.objectContaining({property: 'name', constraints: {isString: 'name must be a string'}})]);
-  expect(await lastValueFrom(client.send('validate_rpc', {name: 'Tom'}))).toBe('Tom');
-});
+claim(
+  `${page}#decorators`,
+  "ValidationPipe's BadRequestException reaches the caller as an unknown error; with exceptionFactory the validation errors arrive",
+  async () => {
+    await expect(lastValueFrom(client.send('validate_plain', {name: 5}))).rejects.toEqual({
+      status: 'error',
+      message: 'Internal server error',
+    });
+    const errors = await lastValueFrom(client.send('validate_rpc', {name: 5})).catch(
+      (e: unknown) => e,
+    );
+    expect(errors).toEqual([
+      expect.objectContaining({property: 'name', constraints: {isString: 'name must be a string'}}),
+    ]);
+    expect(await lastValueFrom(client.send('validate_rpc', {name: 'Tom'}))).toBe('Tom');
+  },
+);
 
-claim(`${page}#decorators`, 'TcpContext offers getPattern() (the normalized pattern) and getSocketRef()', async () => {
-  const {Ctx} = compileModule(`
+claim(
+  `${page}#decorators`,
+  'TcpContext offers getPattern() (the normalized pattern) and getSocketRef()',
+  async () => {
+    const {Ctx} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { Ctx as C, MessagePattern, TcpContext } from '@nestjs/microservices';
 @Controller()
@@ -167,145 +278,259 @@ export class Ctx {
     return { name: context.constructor.name, pattern: context.getPattern(), socket: typeof context.getSocketRef().sendMessage };
   }
 }
-`, 'basics-ctx');
-  const ctxPort = await freePort();
-  @Module({controllers: [Ctx]})
-  class CtxModule {}
-  const app = await NestFactory.createMicroservice(CtxModule, {transport: Transport.TCP, logger: log.logger, options: {host: '127.0.0.1', port: ctxPort}});
-  await app.listen();
-  const ctxClient = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port: ctxPort}});
-  try {
-    expect(await lastValueFrom(ctxClient.send({cmd: 'ctx'}, {}))).toEqual({name: 'TcpContext', pattern: '{"cmd":"ctx"}', socket: 'function'});
-  } finally {
-    ctxClient.close();
-    await app.close();
-  }
-});
+`,
+      'basics-ctx',
+    );
+    const ctxPort = await freePort();
+    @Module({controllers: [Ctx]})
+    class CtxModule {}
+    const app = await NestFactory.createMicroservice(CtxModule, {
+      transport: Transport.TCP,
+      logger: log.logger,
+      options: {host: '127.0.0.1', port: ctxPort},
+    });
+    await app.listen();
+    const ctxClient = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port: ctxPort},
+    });
+    try {
+      expect(await lastValueFrom(ctxClient.send({cmd: 'ctx'}, {}))).toEqual({
+        name: 'TcpContext',
+        pattern: '{"cmd":"ctx"}',
+        socket: 'function',
+      });
+    } finally {
+      ctxClient.close();
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#decorators`, 'the LoggingInterceptor reads the payload through switchToRpc() and logs it with the time taken', async () => {
-  const {LoggingInterceptor} = samples(page).require('logging.interceptor');
-  const {MathController} = samples(page, {under: 'request-response'}).require('math.controller');
-  const lport = await freePort();
-  // Nest's static logger is process-wide: every app of this file logs to the same memory logger.
-  const logger = log;
-  @Module({controllers: [MathController]})
-  class LModule {}
-  const app = await NestFactory.createMicroservice(LModule, {transport: Transport.TCP, logger: logger.logger, options: {host: '127.0.0.1', port: lport}});
-  app.useGlobalInterceptors(new LoggingInterceptor());
-  await app.listen();
-  const lclient = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port: lport}});
-  try {
-    await lastValueFrom(lclient.send({cmd: 'sum'}, [1, 2]));
-    expect(logger.lines.find((l) => l.context === 'LoggingInterceptor')?.message).toMatch(/^\[1,2\] handled in \d+ms$/);
-  } finally {
-    lclient.close();
-    await app.close();
-  }
-});
+claim(
+  `${page}#decorators`,
+  'the LoggingInterceptor reads the payload through switchToRpc() and logs it with the time taken',
+  async () => {
+    const {LoggingInterceptor} = samples(page).require('logging.interceptor');
+    const {MathController} = samples(page, {under: 'request-response'}).require('math.controller');
+    const lport = await freePort();
+    // Nest's static logger is process-wide: every app of this file logs to the same memory logger.
+    const logger = log;
+    @Module({controllers: [MathController]})
+    class LModule {}
+    const app = await NestFactory.createMicroservice(LModule, {
+      transport: Transport.TCP,
+      logger: logger.logger,
+      options: {host: '127.0.0.1', port: lport},
+    });
+    app.useGlobalInterceptors(new LoggingInterceptor());
+    await app.listen();
+    const lclient = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port: lport},
+    });
+    try {
+      await lastValueFrom(lclient.send({cmd: 'sum'}, [1, 2]));
+      expect(logger.lines.find((l) => l.context === 'LoggingInterceptor')?.message).toMatch(
+        /^\[1,2\] handled in \d+ms$/,
+      );
+    } finally {
+      lclient.close();
+      await app.close();
+    }
+  },
+);
 
 claim(`${page}#options`, 'TCP defaults: host localhost, port 3000', async () => {
   const server = new ServerTCP({});
   expect([server.host, server.port]).toEqual(['localhost', 3000]);
 });
 
-claim(`${page}#client`, 'a client definition without transport gets a TCP client at runtime', async () => {
-  expect(ClientProxyFactory.create({options: {port: 3001}} as any)).toBeInstanceOf(ClientTCP);
-  const dynamic = ClientsModule.register([{name: 'X', options: {port: 3001}} as any]);
-  expect(dynamic.providers[0].useValue).toBeInstanceOf(ClientTCP);
-});
+claim(
+  `${page}#client`,
+  'a client definition without transport gets a TCP client at runtime',
+  async () => {
+    expect(ClientProxyFactory.create({options: {port: 3001}} as any)).toBeInstanceOf(ClientTCP);
+    const dynamic = ClientsModule.register([{name: 'X', options: {port: 3001}} as any]);
+    expect(dynamic.providers[0].useValue).toBeInstanceOf(ClientTCP);
+  },
+);
 
-claim(`${page}#clientproxyfactory`, 'MathClientModule resolves ConfigService through its ConfigModule import; without the import Nest cannot resolve MATH_SERVICE', async () => {
-  const set = samples(page, {under: 'clientproxyfactory'});
-  const {MathClientModule} = set.require('math-client.module');
-  const app = await NestFactory.createApplicationContext(MathClientModule, {logger: log.logger});
-  expect(app.get('MATH_SERVICE')).toBeInstanceOf(ClientTCP);
-  await app.close();
-  const withoutImport = compileModule(set.sources.get('math-client.module')!.replace('imports: [ConfigModule],', ''), 'math-client-no-import');
-  await expect(NestFactory.createApplicationContext(withoutImport.MathClientModule, {logger: log.logger, abortOnError: false})).rejects.toThrow(
-    /Nest can't resolve dependencies of the MATH_SERVICE \(\?\)/,
-  );
-});
+claim(
+  `${page}#clientproxyfactory`,
+  'MathClientModule resolves ConfigService through its ConfigModule import; without the import Nest cannot resolve MATH_SERVICE',
+  async () => {
+    const set = samples(page, {under: 'clientproxyfactory'});
+    const {MathClientModule} = set.require('math-client.module');
+    const app = await NestFactory.createApplicationContext(MathClientModule, {logger: log.logger});
+    expect(app.get('MATH_SERVICE')).toBeInstanceOf(ClientTCP);
+    await app.close();
+    const withoutImport = compileModule(
+      set.sources.get('math-client.module')!.replace('imports: [ConfigModule],', ''),
+      'math-client-no-import',
+    );
+    await expect(
+      NestFactory.createApplicationContext(withoutImport.MathClientModule, {
+        logger: log.logger,
+        abortOnError: false,
+      }),
+    ).rejects.toThrow(/Nest can't resolve dependencies of the MATH_SERVICE \(\?\)/);
+  },
+);
 
-claim(`${page}#clientproxyfactory`, 'a ClientProxyFactory client stays connected after app.close(); a ClientsModule client is closed', async () => {
-  const set = samples(page, {under: 'clientproxyfactory'});
-  const source = set.sources.get('math-client.module')!.replace(`config.get<number>('MATH_PORT', 3001)`, `${port}`).replace(`options: { port:`, `options: { host: '127.0.0.1', port:`);
-  const {MathClientModule} = compileModule(source, 'math-client-port');
-  const app = await NestFactory.createApplicationContext(MathClientModule, {logger: log.logger});
-  const factoryClient = app.get('MATH_SERVICE');
-  await factoryClient.connect();
-  @Module({imports: [ClientsModule.register([{name: 'M', transport: Transport.TCP, options: {host: '127.0.0.1', port}}])]})
-  class Registered {}
-  const app2 = await NestFactory.createApplicationContext(Registered, {logger: log.logger});
-  const registered = app2.get('M');
-  await registered.connect();
-  await app.close();
-  await app2.close();
-  expect(factoryClient.isConnected).toBe(true);
-  expect(registered.isConnected).toBe(false);
-  factoryClient.close();
-});
+claim(
+  `${page}#clientproxyfactory`,
+  'a ClientProxyFactory client stays connected after app.close(); a ClientsModule client is closed',
+  async () => {
+    const set = samples(page, {under: 'clientproxyfactory'});
+    const source = set.sources
+      .get('math-client.module')!
+      .replace(`config.get<number>('MATH_PORT', 3001)`, `${port}`)
+      .replace(`options: { port:`, `options: { host: '127.0.0.1', port:`);
+    const {MathClientModule} = compileModule(source, 'math-client-port');
+    const app = await NestFactory.createApplicationContext(MathClientModule, {logger: log.logger});
+    const factoryClient = app.get('MATH_SERVICE');
+    await factoryClient.connect();
+    @Module({
+      imports: [
+        ClientsModule.register([
+          {name: 'M', transport: Transport.TCP, options: {host: '127.0.0.1', port}},
+        ]),
+      ],
+    })
+    class Registered {}
+    const app2 = await NestFactory.createApplicationContext(Registered, {logger: log.logger});
+    const registered = app2.get('M');
+    await registered.connect();
+    await app.close();
+    await app2.close();
+    expect(factoryClient.isConnected).toBe(true);
+    expect(registered.isConnected).toBe(false);
+    factoryClient.close();
+  },
+);
 
-claim(`${page}#sending-messages`, 'GET /math/sum?numbers=4,5,6 on the HTTP app answers 15 (TS and JS)', async () => {
-  for (const lang of ['ts', 'js'] as const) {
-    const {AppController} = samples(page, {under: 'sending-messages', lang}).require('app.controller');
-    @Module({imports: [ClientsModule.register([{name: 'MATH_SERVICE', transport: Transport.TCP, options: {host: '127.0.0.1', port}}])], controllers: [AppController]})
-    class HttpModule {}
-    const app = await NestFactory.create(HttpModule, {logger: log.logger});
-    try {
-      const base = await listen(app);
-      const response = await fetch(`${base}/math/sum?numbers=4,5,6`);
-      expect(response.status).toBe(200);
-      expect(await response.text()).toBe('15');
-    } finally {
-      await app.close();
+claim(
+  `${page}#sending-messages`,
+  'GET /math/sum?numbers=4,5,6 on the HTTP app answers 15 (TS and JS)',
+  async () => {
+    for (const lang of ['ts', 'js'] as const) {
+      const {AppController} = samples(page, {under: 'sending-messages', lang}).require(
+        'app.controller',
+      );
+      @Module({
+        imports: [
+          ClientsModule.register([
+            {name: 'MATH_SERVICE', transport: Transport.TCP, options: {host: '127.0.0.1', port}},
+          ]),
+        ],
+        controllers: [AppController],
+      })
+      class HttpModule {}
+      const app = await NestFactory.create(HttpModule, {logger: log.logger});
+      try {
+        const base = await listen(app);
+        const response = await fetch(`${base}/math/sum?numbers=4,5,6`);
+        expect(response.status).toBe(200);
+        expect(await response.text()).toBe('15');
+      } finally {
+        await app.close();
+      }
     }
-  }
-});
+  },
+);
 
-claim(`${page}#sending-messages`, 'send() is cold: nothing is sent (and no connection opened) until somebody subscribes', async () => {
-  const lazy = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-  const before = events.length;
-  const observable = lazy.send({cmd: 'sum'}, [1]);
-  await new Promise((r) => setTimeout(r, 100));
-  expect(lazy.isConnected).toBe(false);
-  expect(await lastValueFrom(observable)).toBe(1);
-  expect(lazy.isConnected).toBe(true);
-  expect(events.length).toBe(before);
-  lazy.close();
-});
+claim(
+  `${page}#sending-messages`,
+  'send() is cold: nothing is sent (and no connection opened) until somebody subscribes',
+  async () => {
+    const lazy = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port},
+    });
+    const before = events.length;
+    const observable = lazy.send({cmd: 'sum'}, [1]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(lazy.isConnected).toBe(false);
+    expect(await lastValueFrom(observable)).toBe(1);
+    expect(lazy.isConnected).toBe(true);
+    expect(events.length).toBe(before);
+    lazy.close();
+  },
+);
 
-claim(`${page}#sending-messages`, 'a null or undefined pattern or payload fails with InvalidMessageException; an unmatched pattern errors with the no-handler message', async () => {
-  const {InvalidMessageException} = nest('@nestjs/microservices/errors/invalid-message.exception');
-  await expect(lastValueFrom(client.send({cmd: 'sum'}, undefined))).rejects.toBeInstanceOf(InvalidMessageException);
-  await expect(lastValueFrom(client.send(null, [1]))).rejects.toBeInstanceOf(InvalidMessageException);
-  await expect(lastValueFrom(client.emit('cat_created', null))).rejects.toBeInstanceOf(InvalidMessageException);
-  await expect(lastValueFrom(client.send({cmd: 'nothing'}, {}))).rejects.toBe(NO_HANDLER);
-});
+claim(
+  `${page}#sending-messages`,
+  'a null or undefined pattern or payload fails with InvalidMessageException; an unmatched pattern errors with the no-handler message',
+  async () => {
+    const {InvalidMessageException} = nest(
+      '@nestjs/microservices/errors/invalid-message.exception',
+    );
+    await expect(lastValueFrom(client.send({cmd: 'sum'}, undefined))).rejects.toBeInstanceOf(
+      InvalidMessageException,
+    );
+    await expect(lastValueFrom(client.send(null, [1]))).rejects.toBeInstanceOf(
+      InvalidMessageException,
+    );
+    await expect(lastValueFrom(client.emit('cat_created', null))).rejects.toBeInstanceOf(
+      InvalidMessageException,
+    );
+    await expect(lastValueFrom(client.send({cmd: 'nothing'}, {}))).rejects.toBe(NO_HANDLER);
+  },
+);
 
-claim(`${page}#publishing-events`, 'emit() is hot: the event goes out without a subscriber, and a late lastValueFrom with defaultValue resolves to undefined', async () => {
-  const hot = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-  const before = events.filter((e) => e === 'second:Hot').length;
-  const observable = hot.emit('cat_created', {name: 'Hot', age: 1, breed: 'Sphynx'});
-  await until(() => events.filter((e) => e === 'second:Hot').length === before + 1);
-  await expect(lastValueFrom(observable)).rejects.toThrow(/no elements in sequence/);
-  await expect(lastValueFrom(observable, {defaultValue: undefined})).resolves.toBeUndefined();
-  hot.close();
-});
+claim(
+  `${page}#publishing-events`,
+  'emit() is hot: the event goes out without a subscriber, and a late lastValueFrom with defaultValue resolves to undefined',
+  async () => {
+    const hot = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port},
+    });
+    const before = events.filter((e) => e === 'second:Hot').length;
+    const observable = hot.emit('cat_created', {name: 'Hot', age: 1, breed: 'Sphynx'});
+    await until(() => events.filter((e) => e === 'second:Hot').length === before + 1);
+    await expect(lastValueFrom(observable)).rejects.toThrow(/no elements in sequence/);
+    await expect(lastValueFrom(observable, {defaultValue: undefined})).resolves.toBeUndefined();
+    hot.close();
+  },
+);
 
-claim(`${page}#connecting-and-closing`, 'connect() in onApplicationBootstrap makes startup fail on a wrong address (ECONNREFUSED)', async () => {
-  const {AppController} = samples(page, {under: 'connecting-and-closing'}).require('app.controller');
-  const closed = await freePort();
-  @Module({imports: [ClientsModule.register([{name: 'MATH_SERVICE', transport: Transport.TCP, options: {host: '127.0.0.1', port: closed}}])], controllers: [AppController]})
-  class BootModule {}
-  const app = await NestFactory.create(BootModule, {logger: log.logger});
-  await expect(app.init()).rejects.toMatchObject({code: 'ECONNREFUSED'});
-  await app.close().catch(() => undefined);
-});
+claim(
+  `${page}#connecting-and-closing`,
+  'connect() in onApplicationBootstrap makes startup fail on a wrong address (ECONNREFUSED)',
+  async () => {
+    const {AppController} = samples(page, {under: 'connecting-and-closing'}).require(
+      'app.controller',
+    );
+    const closed = await freePort();
+    @Module({
+      imports: [
+        ClientsModule.register([
+          {
+            name: 'MATH_SERVICE',
+            transport: Transport.TCP,
+            options: {host: '127.0.0.1', port: closed},
+          },
+        ]),
+      ],
+      controllers: [AppController],
+    })
+    class BootModule {}
+    const app = await NestFactory.create(BootModule, {logger: log.logger});
+    await expect(app.init()).rejects.toMatchObject({code: 'ECONNREFUSED'});
+    await app.close().catch(() => undefined);
+  },
+);
 
-claim(`${page}#scopes`, 'a request-scoped provider injects the message through CONTEXT: getPattern() and getData()', async () => {
-  const {CatsAuditService} = samples(page).require('cats-audit.service');
-  (globalThis as any).__audit = CatsAuditService;
-  const {AuditController} = compileModule(`
+claim(
+  `${page}#scopes`,
+  'a request-scoped provider injects the message through CONTEXT: getPattern() and getData()',
+  async () => {
+    const {CatsAuditService} = samples(page).require('cats-audit.service');
+    (globalThis as any).__audit = CatsAuditService;
+    const {AuditController} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 const CatsAuditService = (globalThis as any).__audit;
@@ -315,39 +540,67 @@ export class AuditController {
   @MessagePattern({ cmd: 'audit' }) run() { return this.audit.describe(); }
 }
 Reflect.defineMetadata('design:paramtypes', [CatsAuditService], AuditController);
-`, 'basics-audit');
-  const aport = await freePort();
-  @Module({controllers: [AuditController], providers: [CatsAuditService]})
-  class AuditModule {}
-  const app = await NestFactory.createMicroservice(AuditModule, {transport: Transport.TCP, logger: log.logger, options: {host: '127.0.0.1', port: aport}});
-  await app.listen();
-  const aclient = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port: aport}});
-  try {
-    expect(await lastValueFrom(aclient.send({cmd: 'audit'}, {id: 1}))).toBe('Handling {"cmd":"audit"} with {"id":1}');
-    expect(await lastValueFrom(aclient.send({cmd: 'audit'}, {id: 2}))).toBe('Handling {"cmd":"audit"} with {"id":2}');
-  } finally {
-    aclient.close();
-    await app.close();
-  }
-});
+`,
+      'basics-audit',
+    );
+    const aport = await freePort();
+    @Module({controllers: [AuditController], providers: [CatsAuditService]})
+    class AuditModule {}
+    const app = await NestFactory.createMicroservice(AuditModule, {
+      transport: Transport.TCP,
+      logger: log.logger,
+      options: {host: '127.0.0.1', port: aport},
+    });
+    await app.listen();
+    const aclient = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port: aport},
+    });
+    try {
+      expect(await lastValueFrom(aclient.send({cmd: 'audit'}, {id: 1}))).toBe(
+        'Handling {"cmd":"audit"} with {"id":1}',
+      );
+      expect(await lastValueFrom(aclient.send({cmd: 'audit'}, {id: 2}))).toBe(
+        'Handling {"cmd":"audit"} with {"id":2}',
+      );
+    } finally {
+      aclient.close();
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#handling-timeouts`, 'with timeout() a silent microservice turns into RequestTimeoutException, a 408 over HTTP', async () => {
-  const set = samples(page, {under: 'handling-timeouts', edit: {'math.service': [['timeout(5000)', 'timeout(200)']]}});
-  const {MathService} = set.require('math.service');
-  const {Silent} = compileModule(`
+claim(
+  `${page}#handling-timeouts`,
+  'with timeout() a silent microservice turns into RequestTimeoutException, a 408 over HTTP',
+  async () => {
+    const set = samples(page, {
+      under: 'handling-timeouts',
+      edit: {'math.service': [['timeout(5000)', 'timeout(200)']]},
+    });
+    const {MathService} = set.require('math.service');
+    const {Silent} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { NEVER } from 'rxjs';
 @Controller()
 export class Silent { @MessagePattern({ cmd: 'sum' }) sum() { return NEVER; } }
-`, 'basics-silent');
-  const sport = await freePort();
-  @Module({controllers: [Silent]})
-  class SilentModule {}
-  const silent = await NestFactory.createMicroservice(SilentModule, {transport: Transport.TCP, logger: log.logger, options: {host: '127.0.0.1', port: sport}});
-  await silent.listen();
-  (globalThis as any).__mathService = MathService;
-  const {Http} = compileModule(`
+`,
+      'basics-silent',
+    );
+    const sport = await freePort();
+    @Module({controllers: [Silent]})
+    class SilentModule {}
+    const silent = await NestFactory.createMicroservice(SilentModule, {
+      transport: Transport.TCP,
+      logger: log.logger,
+      options: {host: '127.0.0.1', port: sport},
+    });
+    await silent.listen();
+    (globalThis as any).__mathService = MathService;
+    const {Http} = compileModule(
+      `
 import { Controller, Get } from '@nestjs/common';
 const MathService = (globalThis as any).__mathService;
 @Controller()
@@ -356,17 +609,32 @@ export class Http {
   @Get('sum') sum() { return this.math.sum([1]); }
 }
 Reflect.defineMetadata('design:paramtypes', [MathService], Http);
-`, 'basics-http-timeout');
-  @Module({imports: [ClientsModule.register([{name: 'MATH_SERVICE', transport: Transport.TCP, options: {host: '127.0.0.1', port: sport}}])], controllers: [Http], providers: [MathService]})
-  class HttpModule {}
-  const app = await NestFactory.create(HttpModule, {logger: log.logger});
-  try {
-    const base = await listen(app);
-    const response = await fetch(`${base}/sum`);
-    expect(response.status).toBe(408);
-    expect(await response.json()).toEqual({statusCode: 408, message: 'Request Timeout'});
-  } finally {
-    await app.close();
-    await silent.close();
-  }
-});
+`,
+      'basics-http-timeout',
+    );
+    @Module({
+      imports: [
+        ClientsModule.register([
+          {
+            name: 'MATH_SERVICE',
+            transport: Transport.TCP,
+            options: {host: '127.0.0.1', port: sport},
+          },
+        ]),
+      ],
+      controllers: [Http],
+      providers: [MathService],
+    })
+    class HttpModule {}
+    const app = await NestFactory.create(HttpModule, {logger: log.logger});
+    try {
+      const base = await listen(app);
+      const response = await fetch(`${base}/sum`);
+      expect(response.status).toBe(408);
+      expect(await response.json()).toEqual({statusCode: 408, message: 'Request Timeout'});
+    } finally {
+      await app.close();
+      await silent.close();
+    }
+  },
+);

@@ -15,7 +15,8 @@ let plain: Awaited<ReturnType<typeof tcpMicroservice>>;
 /** Handlers that throw what the page talks about; the filters are bound by the tests that need them. */
 function failing(decorators = '', name = 'Failing') {
   (globalThis as any).__filterEvents = events;
-  return compileModule(`
+  return compileModule(
+    `
 import { Controller, UseFilters } from '@nestjs/common';
 import { EventPattern, MessagePattern, RpcException } from '@nestjs/microservices';
 const filters = (globalThis as any).__filters ?? [];
@@ -27,7 +28,9 @@ export class ${name} {
   @MessagePattern('unknown') unknown() { throw new Error('connection string leaked'); }
   @EventPattern('failing_event') event() { (globalThis as any).__filterEvents.push('ran'); throw new Error('event went wrong'); }
 }
-`, name.toLowerCase())[name];
+`,
+    name.toLowerCase(),
+  )[name];
 }
 
 beforeAll(async () => {
@@ -39,91 +42,171 @@ afterAll(async () => {
   await plain?.close();
 });
 
-claim(`${page}#exception-filters`, 'an RpcException(\'Invalid credentials.\') reaches the caller as { status: \'error\', message }', async () => {
-  const error = await lastValueFrom(plain.client.send('credentials', {})).catch((e: unknown) => e);
-  expectOutput(page, 'rpc-exception', error);
-});
+claim(
+  `${page}#exception-filters`,
+  "an RpcException('Invalid credentials.') reaches the caller as { status: 'error', message }",
+  async () => {
+    const error = await lastValueFrom(plain.client.send('credentials', {})).catch(
+      (e: unknown) => e,
+    );
+    expectOutput(page, 'rpc-exception', error);
+  },
+);
 
-claim(`${page}#exception-filters`, 'an object given to RpcException is sent as it is, without the status wrapper', async () => {
-  await expect(lastValueFrom(plain.client.send('coded', {}))).rejects.toEqual({code: 'CAT_MISSING', id: 7});
-});
+claim(
+  `${page}#exception-filters`,
+  'an object given to RpcException is sent as it is, without the status wrapper',
+  async () => {
+    await expect(lastValueFrom(plain.client.send('coded', {}))).rejects.toEqual({
+      code: 'CAT_MISSING',
+      id: 7,
+    });
+  },
+);
 
-claim(`${page}#exception-filters`, 'any other error is logged and reaches the caller as Internal server error', async () => {
-  await expect(lastValueFrom(plain.client.send('unknown', {}))).rejects.toEqual({status: 'error', message: 'Internal server error'});
-  expect(log.lines.some((line) => line.level === 'error' && line.message === 'connection string leaked')).toBe(true);
-});
+claim(
+  `${page}#exception-filters`,
+  'any other error is logged and reaches the caller as Internal server error',
+  async () => {
+    await expect(lastValueFrom(plain.client.send('unknown', {}))).rejects.toEqual({
+      status: 'error',
+      message: 'Internal server error',
+    });
+    expect(
+      log.lines.some(
+        (line) => line.level === 'error' && line.message === 'connection string leaked',
+      ),
+    ).toBe(true);
+  },
+);
 
-claim(`${page}#exception-filters`, 'a failing @EventPattern handler: the unknown error is logged, nothing is sent', async () => {
-  const before = log.lines.filter((line) => line.message === 'event went wrong').length;
-  await lastValueFrom(plain.client.emit('failing_event', {}), {defaultValue: undefined});
-  await until(() => events.includes('ran') && log.lines.filter((line) => line.message === 'event went wrong').length === before + 1);
-});
+claim(
+  `${page}#exception-filters`,
+  'a failing @EventPattern handler: the unknown error is logged, nothing is sent',
+  async () => {
+    const before = log.lines.filter((line) => line.message === 'event went wrong').length;
+    await lastValueFrom(plain.client.emit('failing_event', {}), {defaultValue: undefined});
+    await until(
+      () =>
+        events.includes('ran') &&
+        log.lines.filter((line) => line.message === 'event went wrong').length === before + 1,
+    );
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#filters`, `RpcErrorFilter forwards the RpcException's error as it was given: a bare string (${lang})`, async () => {
-    const {RpcErrorFilter} = samples(page, {lang}).require('rpc-error.filter');
-    (globalThis as any).__RpcErrorFilter = RpcErrorFilter;
-    const Filtered = failing(`@UseFilters(new (globalThis as any).__RpcErrorFilter())`, `Filtered${lang}`);
-    const {MathController} = samples(page, {lang}).require('math.controller');
-    @Module({controllers: [Filtered, MathController]})
-    class FilteredModule {}
-    const service = await tcpMicroservice(FilteredModule, undefined, log);
+  claim(
+    `${page}#filters`,
+    `RpcErrorFilter forwards the RpcException's error as it was given: a bare string (${lang})`,
+    async () => {
+      const {RpcErrorFilter} = samples(page, {lang}).require('rpc-error.filter');
+      (globalThis as any).__RpcErrorFilter = RpcErrorFilter;
+      const Filtered = failing(
+        `@UseFilters(new (globalThis as any).__RpcErrorFilter())`,
+        `Filtered${lang}`,
+      );
+      const {MathController} = samples(page, {lang}).require('math.controller');
+      @Module({controllers: [Filtered, MathController]})
+      class FilteredModule {}
+      const service = await tcpMicroservice(FilteredModule, undefined, log);
+      try {
+        await expect(lastValueFrom(service.client.send('credentials', {}))).rejects.toBe(
+          'Invalid credentials.',
+        );
+        // The page's MathController, with the filter bound, still answers normally.
+        expect(await lastValueFrom(service.client.send({cmd: 'sum'}, [1, 2]))).toBe(3);
+      } finally {
+        await service.close();
+      }
+    },
+  );
+}
+
+claim(
+  `${page}#filters`,
+  'useGlobalFilters() on an HTTP app skips a connected microservice unless it is connected with inheritAppConfig: true after the call; useGlobalFilters() on the connected instance comes too late',
+  async () => {
+    const {RpcErrorFilter} = samples(page).require('rpc-error.filter');
+    const results: Record<string, unknown> = {};
+    for (const mode of ['plain', 'inherit', 'own'] as const) {
+      @Module({controllers: [failing('', `Hybrid${mode}`)]})
+      class HybridModule {}
+      const app = await NestFactory.create(HybridModule, {logger: log.logger});
+      app.useGlobalFilters(new RpcErrorFilter());
+      const port = await freePort();
+      const micro = app.connectMicroservice(
+        {transport: Transport.TCP, options: {host: '127.0.0.1', port}},
+        {inheritAppConfig: mode === 'inherit'},
+      );
+      if (mode === 'own') micro.useGlobalFilters(new RpcErrorFilter());
+      await app.startAllMicroservices();
+      await app.init();
+      const client = ClientProxyFactory.create({
+        transport: Transport.TCP,
+        options: {host: '127.0.0.1', port},
+      });
+      results[mode] = await lastValueFrom(client.send('credentials', {})).catch((e: unknown) => e);
+      client.close();
+      await app.close();
+    }
+    expect(results).toEqual({
+      plain: {status: 'error', message: 'Invalid credentials.'},
+      inherit: 'Invalid credentials.',
+      own: {status: 'error', message: 'Invalid credentials.'},
+    });
+  },
+);
+
+claim(
+  `${page}#inheritance`,
+  'AllExceptionsFilter logs the payload and the error, and keeps the standard error packet',
+  async () => {
+    const {AllExceptionsFilter} = samples(page).require('all-exceptions.filter');
+    (globalThis as any).__all = AllExceptionsFilter;
+    const Inherited = failing(`@UseFilters(new (globalThis as any).__all())`, 'Inherited');
+    @Module({controllers: [Inherited]})
+    class InheritedModule {}
+    const service = await tcpMicroservice(InheritedModule, undefined, log);
     try {
-      await expect(lastValueFrom(service.client.send('credentials', {}))).rejects.toBe('Invalid credentials.');
-      // The page's MathController, with the filter bound, still answers normally.
-      expect(await lastValueFrom(service.client.send({cmd: 'sum'}, [1, 2]))).toBe(3);
+      await expect(lastValueFrom(service.client.send('unknown', {n: 1}))).rejects.toEqual({
+        status: 'error',
+        message: 'Internal server error',
+      });
+      await expect(lastValueFrom(service.client.send('credentials', {n: 2}))).rejects.toEqual({
+        status: 'error',
+        message: 'Invalid credentials.',
+      });
+      const lines = log.lines
+        .filter((line) => line.context === 'AllExceptionsFilter')
+        .map((line) => line.message);
+      expect(lines).toEqual([
+        'Handler failed for {"n":1}: Error: connection string leaked',
+        'Handler failed for {"n":2}: Error: Invalid credentials.',
+      ]);
     } finally {
       await service.close();
     }
-  });
-}
+  },
+);
 
-claim(`${page}#filters`, 'useGlobalFilters() on an HTTP app skips a connected microservice unless it is connected with inheritAppConfig: true after the call; useGlobalFilters() on the connected instance comes too late', async () => {
-  const {RpcErrorFilter} = samples(page).require('rpc-error.filter');
-  const results: Record<string, unknown> = {};
-  for (const mode of ['plain', 'inherit', 'own'] as const) {
-    @Module({controllers: [failing('', `Hybrid${mode}`)]})
-    class HybridModule {}
-    const app = await NestFactory.create(HybridModule, {logger: log.logger});
-    app.useGlobalFilters(new RpcErrorFilter());
-    const port = await freePort();
-    const micro = app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}}, {inheritAppConfig: mode === 'inherit'});
-    if (mode === 'own') micro.useGlobalFilters(new RpcErrorFilter());
-    await app.startAllMicroservices();
-    await app.init();
-    const client = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-    results[mode] = await lastValueFrom(client.send('credentials', {})).catch((e: unknown) => e);
-    client.close();
-    await app.close();
-  }
-  expect(results).toEqual({plain: {status: 'error', message: 'Invalid credentials.'}, inherit: 'Invalid credentials.', own: {status: 'error', message: 'Invalid credentials.'}});
-});
-
-claim(`${page}#inheritance`, 'AllExceptionsFilter logs the payload and the error, and keeps the standard error packet', async () => {
-  const {AllExceptionsFilter} = samples(page).require('all-exceptions.filter');
-  (globalThis as any).__all = AllExceptionsFilter;
-  const Inherited = failing(`@UseFilters(new (globalThis as any).__all())`, 'Inherited');
-  @Module({controllers: [Inherited]})
-  class InheritedModule {}
-  const service = await tcpMicroservice(InheritedModule, undefined, log);
-  try {
-    await expect(lastValueFrom(service.client.send('unknown', {n: 1}))).rejects.toEqual({status: 'error', message: 'Internal server error'});
-    await expect(lastValueFrom(service.client.send('credentials', {n: 2}))).rejects.toEqual({status: 'error', message: 'Invalid credentials.'});
-    const lines = log.lines.filter((line) => line.context === 'AllExceptionsFilter').map((line) => line.message);
-    expect(lines).toEqual(['Handler failed for {"n":1}: Error: connection string leaked', 'Handler failed for {"n":2}: Error: Invalid credentials.']);
-  } finally {
-    await service.close();
-  }
-});
-
-claim(`${page}#filters`, 'a standalone microservice takes global filters from useGlobalFilters() on its instance before listen()', async () => {
-  const {RpcErrorFilter} = samples(page).require('rpc-error.filter');
-  @Module({controllers: [failing('', 'Standalone')]})
-  class StandaloneModule {}
-  const service = await tcpMicroservice(StandaloneModule, (app) => app.useGlobalFilters(new RpcErrorFilter()), log);
-  try {
-    await expect(lastValueFrom(service.client.send('credentials', {}))).rejects.toBe('Invalid credentials.');
-  } finally {
-    await service.close();
-  }
-});
+claim(
+  `${page}#filters`,
+  'a standalone microservice takes global filters from useGlobalFilters() on its instance before listen()',
+  async () => {
+    const {RpcErrorFilter} = samples(page).require('rpc-error.filter');
+    @Module({controllers: [failing('', 'Standalone')]})
+    class StandaloneModule {}
+    const service = await tcpMicroservice(
+      StandaloneModule,
+      (app) => app.useGlobalFilters(new RpcErrorFilter()),
+      log,
+    );
+    try {
+      await expect(lastValueFrom(service.client.send('credentials', {}))).rejects.toBe(
+        'Invalid credentials.',
+      );
+    } finally {
+      await service.close();
+    }
+  },
+);

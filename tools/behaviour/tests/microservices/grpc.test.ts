@@ -2,7 +2,16 @@ import {afterAll, beforeAll, expect} from 'vitest';
 import {mkdtempSync, mkdirSync, writeFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {claim, samples, fragment, compileModule, nest, memoryLogger, freePort, listen} from '../../lib';
+import {
+  claim,
+  samples,
+  fragment,
+  compileModule,
+  nest,
+  memoryLogger,
+  freePort,
+  listen,
+} from '../../lib';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -31,8 +40,12 @@ afterAll(() => {
 });
 
 /** Interfaces are TypeScript-only files of the page; the JavaScript halves import nothing from them. */
-const jsOnly = (lang: 'ts' | 'js', name: string): Record<string, string> => (lang === 'js' ? {[name]: 'export {};\n'} : {});
-const protoEdit = (): [string, string] => [`join(__dirname, 'hero/hero.proto')`, JSON.stringify(protoPath)];
+const jsOnly = (lang: 'ts' | 'js', name: string): Record<string, string> =>
+  lang === 'js' ? {[name]: 'export {};\n'} : {};
+const protoEdit = (): [string, string] => [
+  `join(__dirname, 'hero/hero.proto')`,
+  JSON.stringify(protoPath),
+];
 
 async function server(controllers: unknown[], extra: object = {}) {
   const port = await freePort();
@@ -56,106 +69,158 @@ async function heroesClient(url: string, lang: 'ts' | 'js' = 'ts') {
     files: {
       ...jsOnly(lang, 'interfaces/hero.interface'),
       ...jsOnly(lang, 'interfaces/heroes-service-client.interface'),
-      ...(lang === 'js' ? {'heroes.module': samples(page, {pick: {'heroes.module': 1}}).sources.get('heroes.module')!} : {}),
+      ...(lang === 'js'
+        ? {
+            'heroes.module': samples(page, {pick: {'heroes.module': 1}}).sources.get(
+              'heroes.module',
+            )!,
+          }
+        : {}),
     },
     edit: {'heroes.module': [protoEdit(), [`url: 'heroes:5000'`, `url: '${url}'`]]},
   });
   const {HeroesModule} = set.require('heroes.module');
   const {HeroesService} = set.require('heroes.service');
   const ctx = await NestFactory.createApplicationContext(HeroesModule, {logger: log.logger});
-  return {ctx, heroes: ctx.get(HeroesService), client: ctx.get('HERO_PACKAGE'), raw: (ctx.get('HERO_PACKAGE') as any).getService('HeroesService')};
+  return {
+    ctx,
+    heroes: ctx.get(HeroesService),
+    client: ctx.get('HERO_PACKAGE'),
+    raw: (ctx.get('HERO_PACKAGE') as any).getService('HeroesService'),
+  };
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#client`, `the page's HeroesController serves FindOne and the page's HeroesService calls it through getService() (${lang})`, async () => {
-    const {HeroesController} = samples(page, {lang, under: 'serving-a-service', files: jsOnly(lang, 'interfaces/hero.interface')}).require('heroes.controller');
-    const {app, url} = await server([HeroesController]);
-    const {ctx, heroes} = await heroesClient(url, lang);
-    try {
-      expect(await lastValueFrom(heroes.findOne(2))).toEqual({id: 2, name: 'Grace'});
-    } finally {
-      await ctx.close();
-      await app.close();
-    }
-  });
+  claim(
+    `${page}#client`,
+    `the page's HeroesController serves FindOne and the page's HeroesService calls it through getService() (${lang})`,
+    async () => {
+      const {HeroesController} = samples(page, {
+        lang,
+        under: 'serving-a-service',
+        files: jsOnly(lang, 'interfaces/hero.interface'),
+      }).require('heroes.controller');
+      const {app, url} = await server([HeroesController]);
+      const {ctx, heroes} = await heroesClient(url, lang);
+      try {
+        expect(await lastValueFrom(heroes.findOne(2))).toEqual({id: 2, name: 'Grace'});
+      } finally {
+        await ctx.close();
+        await app.close();
+      }
+    },
+  );
 }
 
-claim(`${page}#client`, 'getService() has each method as FindOne and findOne; send() throws; the call starts on subscription', async () => {
-  const calls: number[] = [];
-  (globalThis as any).__grpcCalls = calls;
-  const {Counting} = compileModule(`
+claim(
+  `${page}#client`,
+  'getService() has each method as FindOne and findOne; send() throws; the call starts on subscription',
+  async () => {
+    const calls: number[] = [];
+    (globalThis as any).__grpcCalls = calls;
+    const {Counting} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 @Controller()
 export class Counting { @GrpcMethod('HeroesService', 'FindOne') findOne(data: { id: number }) { (globalThis as any).__grpcCalls.push(data.id); return { id: data.id, name: 'Ada' }; } }
-`, 'grpc-counting');
-  const {app, url} = await server([Counting]);
-  const {ctx, raw, client} = await heroesClient(url);
-  try {
-    expect(typeof raw.FindOne).toBe('function');
-    expect(typeof raw.findOne).toBe('function');
-    expect(() => client.send('anything', {})).toThrow();
-    const call = raw.findOne({id: 5});
-    await new Promise((r) => setTimeout(r, 150));
-    expect(calls).toEqual([]);
-    expect(await lastValueFrom(call)).toEqual({id: 5, name: 'Ada'});
-    expect(calls).toEqual([5]);
-  } finally {
-    await ctx.close();
-    await app.close();
-  }
-});
+`,
+      'grpc-counting',
+    );
+    const {app, url} = await server([Counting]);
+    const {ctx, raw, client} = await heroesClient(url);
+    try {
+      expect(typeof raw.FindOne).toBe('function');
+      expect(typeof raw.findOne).toBe('function');
+      expect(() => client.send('anything', {})).toThrow();
+      const call = raw.findOne({id: 5});
+      await new Promise((r) => setTimeout(r, 150));
+      expect(calls).toEqual([]);
+      expect(await lastValueFrom(call)).toEqual({id: 5, name: 'Ada'});
+      expect(calls).toEqual([5]);
+    } finally {
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#default-names`, '@GrpcMethod() without arguments on HeroesService.findOne serves HeroesService/FindOne', async () => {
-  const shown = fragment(page, 'default-names', '@GrpcMethod()').value;
-  const {HeroesService} = compileModule(`import { Controller } from '@nestjs/common';\nimport { GrpcMethod } from '@nestjs/microservices';\ninterface HeroById { id: number }\ninterface Hero { id: number; name: string }\n${shown}`, 'grpc-default-names');
-  const {app, url} = await server([HeroesService]);
-  const {ctx, raw} = await heroesClient(url);
-  try {
-    expect(await lastValueFrom(raw.findOne({id: 9}))).toEqual({id: 9, name: 'Ada'});
-  } finally {
-    await ctx.close();
-    await app.close();
-  }
-});
+claim(
+  `${page}#default-names`,
+  '@GrpcMethod() without arguments on HeroesService.findOne serves HeroesService/FindOne',
+  async () => {
+    const shown = fragment(page, 'default-names', '@GrpcMethod()').value;
+    const {HeroesService} = compileModule(
+      `import { Controller } from '@nestjs/common';\nimport { GrpcMethod } from '@nestjs/microservices';\ninterface HeroById { id: number }\ninterface Hero { id: number; name: string }\n${shown}`,
+      'grpc-default-names',
+    );
+    const {app, url} = await server([HeroesService]);
+    const {ctx, raw} = await heroesClient(url);
+    try {
+      expect(await lastValueFrom(raw.findOne({id: 9}))).toEqual({id: 9, name: 'Ada'});
+    } finally {
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#default-names`, 'a method of the .proto without a handler fails with UNIMPLEMENTED (12)', async () => {
-  const {HeroesController} = samples(page, {under: 'serving-a-service', files: {}}).require('heroes.controller');
-  const {app, url} = await server([HeroesController]);
-  const {ctx, raw} = await heroesClient(url);
-  try {
-    const error: any = await lastValueFrom(raw.listHeroes({limit: 1})).catch((e: unknown) => e);
-    expect(error.code).toBe(grpc.status.UNIMPLEMENTED);
-    expect(error.code).toBe(12);
-  } finally {
-    await ctx.close();
-    await app.close();
-  }
-});
+claim(
+  `${page}#default-names`,
+  'a method of the .proto without a handler fails with UNIMPLEMENTED (12)',
+  async () => {
+    const {HeroesController} = samples(page, {under: 'serving-a-service', files: {}}).require(
+      'heroes.controller',
+    );
+    const {app, url} = await server([HeroesController]);
+    const {ctx, raw} = await heroesClient(url);
+    try {
+      const error: any = await lastValueFrom(raw.listHeroes({limit: 1})).catch((e: unknown) => e);
+      expect(error.code).toBe(grpc.status.UNIMPLEMENTED);
+      expect(error.code).toBe(12);
+    } finally {
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#deadlines`, 'a deadline in the third argument ends a slow call with DEADLINE_EXCEEDED (4)', async () => {
-  const {Slow} = compileModule(`
+claim(
+  `${page}#deadlines`,
+  'a deadline in the third argument ends a slow call with DEADLINE_EXCEEDED (4)',
+  async () => {
+    const {Slow} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 @Controller()
 export class Slow { @GrpcMethod('HeroesService', 'FindOne') async findOne(data: { id: number }) { await new Promise((r) => setTimeout(r, 1500)); return { id: data.id, name: 'late' }; } }
-`, 'grpc-slow');
-  const {app, url} = await server([Slow]);
-  const {ctx, raw} = await heroesClient(url);
-  try {
-    const started = Date.now();
-    const error: any = await lastValueFrom(raw.findOne({id: 1}, new grpc.Metadata(), {deadline: Date.now() + 200})).catch((e: unknown) => e);
-    expect(error.code).toBe(4);
-    expect(Date.now() - started).toBeLessThan(1200);
-  } finally {
-    await ctx.close();
-    await app.close();
-  }
-});
+`,
+      'grpc-slow',
+    );
+    const {app, url} = await server([Slow]);
+    const {ctx, raw} = await heroesClient(url);
+    try {
+      const started = Date.now();
+      const error: any = await lastValueFrom(
+        raw.findOne({id: 1}, new grpc.Metadata(), {deadline: Date.now() + 200}),
+      ).catch((e: unknown) => e);
+      expect(error.code).toBe(4);
+      expect(Date.now() - started).toBeLessThan(1200);
+    } finally {
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#errors-and-status-codes`, 'RpcException({ code, message }) arrives as that code with the message as details; a string as UNKNOWN with the string; other errors as UNKNOWN Internal server error', async () => {
-  const notFound = fragment(page, 'errors-and-status-codes', 'status.NOT_FOUND').value;
-  const {Failing} = compileModule(`
+claim(
+  `${page}#errors-and-status-codes`,
+  'RpcException({ code, message }) arrives as that code with the message as details; a string as UNKNOWN with the string; other errors as UNKNOWN Internal server error',
+  async () => {
+    const notFound = fragment(page, 'errors-and-status-codes', 'status.NOT_FOUND').value;
+    const {Failing} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { GrpcMethod, GrpcStreamMethod, RpcException } from '@nestjs/microservices';
 ${notFound.replace(/@GrpcMethod[\s\S]*$/, '')}
@@ -170,28 +235,37 @@ export class Failing {
     throw new Error('secret detail');
   }
 }
-`, 'grpc-failing');
-  const {app, url} = await server([Failing]);
-  const {ctx, raw} = await heroesClient(url);
-  try {
-    const missing: any = await lastValueFrom(raw.findOne({id: 7})).catch((e: unknown) => e);
-    expect([missing.code, missing.details]).toEqual([5, 'Hero 7 does not exist']);
-    expect(await lastValueFrom(raw.findOne({id: 1}))).toEqual({id: 1, name: 'Ada'});
-    const plain: any = await lastValueFrom(raw.listHeroes({limit: 1})).catch((e: unknown) => e);
-    expect([plain.code, plain.details]).toEqual([2, 'plain string']);
-    const unknown: any = await lastValueFrom(raw.listHeroes({limit: 2})).catch((e: unknown) => e);
-    expect([unknown.code, unknown.details]).toEqual([2, 'Internal server error']);
-  } finally {
-    await ctx.close();
-    await app.close();
-  }
-});
+`,
+      'grpc-failing',
+    );
+    const {app, url} = await server([Failing]);
+    const {ctx, raw} = await heroesClient(url);
+    try {
+      const missing: any = await lastValueFrom(raw.findOne({id: 7})).catch((e: unknown) => e);
+      expect([missing.code, missing.details]).toEqual([5, 'Hero 7 does not exist']);
+      expect(await lastValueFrom(raw.findOne({id: 1}))).toEqual({id: 1, name: 'Ada'});
+      const plain: any = await lastValueFrom(raw.listHeroes({limit: 1})).catch((e: unknown) => e);
+      expect([plain.code, plain.details]).toEqual([2, 'plain string']);
+      const unknown: any = await lastValueFrom(raw.listHeroes({limit: 2})).catch((e: unknown) => e);
+      expect([unknown.code, unknown.details]).toEqual([2, 'Internal server error']);
+    } finally {
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
 
 const countHeroes = () => fragment(page, 'rx-streaming-handlers', `'CountHeroes'`).value;
 
-claim(`${page}#rx-streaming-handlers`, '@GrpcStreamMethod FindMany answers each requested id; CountHeroes sends the last value; the client writes an observable as the request stream', async () => {
-  const {HeroesController} = samples(page, {under: 'rx-streaming-handlers', files: {}}).require('heroes.controller');
-  const {Counter} = compileModule(`
+claim(
+  `${page}#rx-streaming-handlers`,
+  '@GrpcStreamMethod FindMany answers each requested id; CountHeroes sends the last value; the client writes an observable as the request stream',
+  async () => {
+    const {HeroesController} = samples(page, {under: 'rx-streaming-handlers', files: {}}).require(
+      'heroes.controller',
+    );
+    const {Counter} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { GrpcStreamMethod } from '@nestjs/microservices';
 import { Observable } from 'rxjs';
@@ -202,28 +276,42 @@ interface HeroCount { total: number }
 export class Counter {
   ${countHeroes()}
 }
-`, 'grpc-counter');
-  const {app, url} = await server([HeroesController, Counter]);
-  const {ctx, raw} = await heroesClient(url);
-  try {
-    const ids$ = new ReplaySubject();
-    ids$.next({id: 1});
-    ids$.next({id: 2});
-    ids$.next({id: 3});
-    ids$.complete();
-    expect(await lastValueFrom(raw.findMany(ids$.asObservable()).pipe(toArray()))).toEqual([{id: 1, name: 'Ada'}, {id: 2, name: 'Grace'}]);
-    expect(await lastValueFrom(raw.countHeroes(ids$.asObservable()))).toEqual({total: 3});
-  } finally {
-    await ctx.close();
-    await app.close();
-  }
-});
+`,
+      'grpc-counter',
+    );
+    const {app, url} = await server([HeroesController, Counter]);
+    const {ctx, raw} = await heroesClient(url);
+    try {
+      const ids$ = new ReplaySubject();
+      ids$.next({id: 1});
+      ids$.next({id: 2});
+      ids$.next({id: 3});
+      ids$.complete();
+      expect(await lastValueFrom(raw.findMany(ids$.asObservable()).pipe(toArray()))).toEqual([
+        {id: 1, name: 'Ada'},
+        {id: 2, name: 'Grace'},
+      ]);
+      expect(await lastValueFrom(raw.countHeroes(ids$.asObservable()))).toEqual({total: 3});
+    } finally {
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#call-stream-handlers`, '@GrpcStreamCall handlers: FindMany writes on the duplex stream; CountHeroes answers through the callback (TS and JS samples)', async () => {
-  for (const lang of ['ts', 'js'] as const) {
-    const {HeroesController} = samples(page, {lang, under: 'call-stream-handlers', files: jsOnly(lang, 'interfaces/hero.interface')}).require('heroes.controller');
-    const callback = fragment(page, 'call-stream-handlers', 'sendUnaryData').value;
-    const {CallCounter} = compileModule(`
+claim(
+  `${page}#call-stream-handlers`,
+  '@GrpcStreamCall handlers: FindMany writes on the duplex stream; CountHeroes answers through the callback (TS and JS samples)',
+  async () => {
+    for (const lang of ['ts', 'js'] as const) {
+      const {HeroesController} = samples(page, {
+        lang,
+        under: 'call-stream-handlers',
+        files: jsOnly(lang, 'interfaces/hero.interface'),
+      }).require('heroes.controller');
+      const callback = fragment(page, 'call-stream-handlers', 'sendUnaryData').value;
+      const {CallCounter} = compileModule(
+        `
 import { Controller } from '@nestjs/common';
 import { GrpcStreamCall } from '@nestjs/microservices';
 import { ServerReadableStream, sendUnaryData } from '@grpc/grpc-js';
@@ -233,24 +321,34 @@ interface HeroCount { total: number }
 export class CallCounter {
   ${callback}
 }
-`, `grpc-call-counter-${lang}`);
-    const {app, url} = await server([HeroesController, CallCounter]);
-    const {ctx, raw} = await heroesClient(url);
-    try {
-      const ids$ = new ReplaySubject();
-      [2, 1, 4].forEach((id) => ids$.next({id}));
-      ids$.complete();
-      expect(await lastValueFrom(raw.findMany(ids$.asObservable()).pipe(toArray()))).toEqual([{id: 2, name: 'Grace'}, {id: 1, name: 'Ada'}]);
-      expect(await lastValueFrom(raw.countHeroes(ids$.asObservable()))).toEqual({total: 3});
-    } finally {
-      await ctx.close();
-      await app.close();
+`,
+        `grpc-call-counter-${lang}`,
+      );
+      const {app, url} = await server([HeroesController, CallCounter]);
+      const {ctx, raw} = await heroesClient(url);
+      try {
+        const ids$ = new ReplaySubject();
+        [2, 1, 4].forEach((id) => ids$.next({id}));
+        ids$.complete();
+        expect(await lastValueFrom(raw.findMany(ids$.asObservable()).pipe(toArray()))).toEqual([
+          {id: 2, name: 'Grace'},
+          {id: 1, name: 'Ada'},
+        ]);
+        expect(await lastValueFrom(raw.countHeroes(ids$.asObservable()))).toEqual({total: 3});
+      } finally {
+        await ctx.close();
+        await app.close();
+      }
     }
-  }
-});
+  },
+);
 
-claim(`${page}#call-stream-handlers`, 'with both decorators on one method, Nest prefers the @GrpcStreamMethod() handler', async () => {
-  const {Both} = compileModule(`
+claim(
+  `${page}#call-stream-handlers`,
+  'with both decorators on one method, Nest prefers the @GrpcStreamMethod() handler',
+  async () => {
+    const {Both} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { GrpcStreamCall, GrpcStreamMethod } from '@nestjs/microservices';
 import { Observable } from 'rxjs';
@@ -260,23 +358,30 @@ export class Both {
   @GrpcStreamCall('HeroesService', 'CountHeroes') viaCall(stream: any, callback: any) { stream.on('end', () => callback(null, { total: 100 })); stream.resume(); }
   @GrpcStreamMethod('HeroesService', 'CountHeroes') viaRx(data$: Observable<unknown>) { return data$.pipe(count(), map((total) => ({ total }))); }
 }
-`, 'grpc-both');
-  const {app, url} = await server([Both]);
-  const {ctx, raw} = await heroesClient(url);
-  try {
-    const ids$ = new ReplaySubject();
-    ids$.next({id: 1});
-    ids$.complete();
-    expect(await lastValueFrom(raw.countHeroes(ids$.asObservable()))).toEqual({total: 1});
-  } finally {
-    await ctx.close();
-    await app.close();
-  }
-});
+`,
+      'grpc-both',
+    );
+    const {app, url} = await server([Both]);
+    const {ctx, raw} = await heroesClient(url);
+    try {
+      const ids$ = new ReplaySubject();
+      ids$.next({id: 1});
+      ids$.complete();
+      expect(await lastValueFrom(raw.countHeroes(ids$.asObservable()))).toEqual({total: 1});
+    } finally {
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#server-streaming`, 'a @GrpcMethod returning an observable streams ListHeroes; the client emits one value per message', async () => {
-  const listHeroes = fragment(page, 'server-streaming', `'ListHeroes'`).value;
-  const {Lister} = compileModule(`
+claim(
+  `${page}#server-streaming`,
+  'a @GrpcMethod returning an observable streams ListHeroes; the client emits one value per message',
+  async () => {
+    const listHeroes = fragment(page, 'server-streaming', `'ListHeroes'`).value;
+    const {Lister} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import { from, Observable } from 'rxjs';
@@ -287,103 +392,159 @@ export class Lister {
   private readonly heroes: Hero[] = [{ id: 1, name: 'Ada' }, { id: 2, name: 'Grace' }, { id: 3, name: 'Linus' }];
   ${listHeroes}
 }
-`, 'grpc-lister');
-  const {app, url} = await server([Lister]);
-  const {ctx, raw} = await heroesClient(url);
-  try {
-    expect(await lastValueFrom(raw.listHeroes({limit: 2}).pipe(toArray()))).toEqual([{id: 1, name: 'Ada'}, {id: 2, name: 'Grace'}]);
-    expect(await lastValueFrom(raw.listHeroes({limit: 10}).pipe(take(1)))).toEqual({id: 1, name: 'Ada'});
-  } finally {
-    await ctx.close();
-    await app.close();
-  }
-});
-
-claim(`${page}#grpc-metadata`, 'request metadata reaches the handler (authorization); the metadata sent back is readable on the raw client\'s metadata event', async () => {
-  const {HeroesController} = samples(page, {under: 'grpc-metadata', files: {}}).require('heroes.controller');
-  const {app, url} = await server([HeroesController]);
-  const {ctx, raw, client} = await heroesClient(url);
-  try {
-    const metadata = new grpc.Metadata();
-    metadata.add('authorization', 'Bearer t0k3n');
-    expect(await lastValueFrom(raw.findOne({id: 1}, metadata))).toEqual({id: 1, name: 'Ada'});
-    expect(await lastValueFrom(raw.findOne({id: 1}))).toEqual({id: 1, name: 'Anonymous'});
-    const rawClient = client.getClientByServiceName('HeroesService');
-    const served = await new Promise<string[]>((resolve, reject) => {
-      const call = rawClient.FindOne({id: 1}, new grpc.Metadata(), (err: Error | null) => err && reject(err));
-      call.on('metadata', (received: any) => resolve(received.get('x-served-by')));
-    });
-    expect(served).toEqual(['heroes-1']);
-  } finally {
-    await ctx.close();
-    await app.close();
-  }
-});
-
-claim(`${page}#sample-usage`, 'the HTTP gateway answers GET /heroes/1 with the hero from the gRPC call (TS and JS)', async () => {
-  const {HeroesController: Served} = samples(page, {under: 'serving-a-service', files: {}}).require('heroes.controller');
-  const {app, url} = await server([Served]);
-  try {
-    for (const lang of ['ts', 'js'] as const) {
-      const clientSet = samples(page, {
-        lang,
-        under: 'sample-usage',
-        pick: {'heroes.module': 1},
-        files: {
-          ...jsOnly(lang, 'interfaces/hero.interface'),
-          ...jsOnly(lang, 'interfaces/heroes-service-client.interface'),
-          ...(lang === 'js' ? {'heroes.module': samples(page, {pick: {'heroes.module': 1}}).sources.get('heroes.module')!} : {}),
-        },
-        edit: {'heroes.module': [protoEdit(), [`url: 'heroes:5000'`, `url: '${url}'`]]},
+`,
+      'grpc-lister',
+    );
+    const {app, url} = await server([Lister]);
+    const {ctx, raw} = await heroesClient(url);
+    try {
+      expect(await lastValueFrom(raw.listHeroes({limit: 2}).pipe(toArray()))).toEqual([
+        {id: 1, name: 'Ada'},
+        {id: 2, name: 'Grace'},
+      ]);
+      expect(await lastValueFrom(raw.listHeroes({limit: 10}).pipe(take(1)))).toEqual({
+        id: 1,
+        name: 'Ada',
       });
-      const {HeroesModule} = clientSet.require('heroes.module');
-      const {HeroesController} = clientSet.require('heroes.controller');
-      @Module({imports: [HeroesModule], controllers: [HeroesController]})
-      class GatewayModule {}
-      const http = await NestFactory.create(GatewayModule, {logger: log.logger});
-      try {
-        const base = await listen(http);
-        const response = await fetch(`${base}/heroes/1`);
-        expect(response.status).toBe(200);
-        expect(await response.json()).toEqual({id: 1, name: 'Ada'});
-      } finally {
-        await http.close();
-      }
+    } finally {
+      await ctx.close();
+      await app.close();
     }
-  } finally {
-    await app.close();
-  }
-});
+  },
+);
 
-claim(`${page}#loader-options`, 'by default power_level reaches the handler as powerLevel; keepCase: true keeps power_level; defaults: true fills missing fields', async () => {
-  const protoDir = mkdtempSync(join(tmpdir(), 'behaviour-grpc-loader-'));
-  const path = join(protoDir, 'power.proto');
-  writeFileSync(path, 'syntax = "proto3";\npackage power;\nservice PowerService {\n  rpc Echo (Power) returns (Power) {}\n}\nmessage Power {\n  int32 power_level = 1;\n  string name = 2;\n}\n');
-  const seen: unknown[] = [];
-  (globalThis as any).__grpcPower = seen;
-  const {Power} = compileModule(`
+claim(
+  `${page}#grpc-metadata`,
+  "request metadata reaches the handler (authorization); the metadata sent back is readable on the raw client's metadata event",
+  async () => {
+    const {HeroesController} = samples(page, {under: 'grpc-metadata', files: {}}).require(
+      'heroes.controller',
+    );
+    const {app, url} = await server([HeroesController]);
+    const {ctx, raw, client} = await heroesClient(url);
+    try {
+      const metadata = new grpc.Metadata();
+      metadata.add('authorization', 'Bearer t0k3n');
+      expect(await lastValueFrom(raw.findOne({id: 1}, metadata))).toEqual({id: 1, name: 'Ada'});
+      expect(await lastValueFrom(raw.findOne({id: 1}))).toEqual({id: 1, name: 'Anonymous'});
+      const rawClient = client.getClientByServiceName('HeroesService');
+      const served = await new Promise<string[]>((resolve, reject) => {
+        const call = rawClient.FindOne(
+          {id: 1},
+          new grpc.Metadata(),
+          (err: Error | null) => err && reject(err),
+        );
+        call.on('metadata', (received: any) => resolve(received.get('x-served-by')));
+      });
+      expect(served).toEqual(['heroes-1']);
+    } finally {
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
+
+claim(
+  `${page}#sample-usage`,
+  'the HTTP gateway answers GET /heroes/1 with the hero from the gRPC call (TS and JS)',
+  async () => {
+    const {HeroesController: Served} = samples(page, {
+      under: 'serving-a-service',
+      files: {},
+    }).require('heroes.controller');
+    const {app, url} = await server([Served]);
+    try {
+      for (const lang of ['ts', 'js'] as const) {
+        const clientSet = samples(page, {
+          lang,
+          under: 'sample-usage',
+          pick: {'heroes.module': 1},
+          files: {
+            ...jsOnly(lang, 'interfaces/hero.interface'),
+            ...jsOnly(lang, 'interfaces/heroes-service-client.interface'),
+            ...(lang === 'js'
+              ? {
+                  'heroes.module': samples(page, {pick: {'heroes.module': 1}}).sources.get(
+                    'heroes.module',
+                  )!,
+                }
+              : {}),
+          },
+          edit: {'heroes.module': [protoEdit(), [`url: 'heroes:5000'`, `url: '${url}'`]]},
+        });
+        const {HeroesModule} = clientSet.require('heroes.module');
+        const {HeroesController} = clientSet.require('heroes.controller');
+        @Module({imports: [HeroesModule], controllers: [HeroesController]})
+        class GatewayModule {}
+        const http = await NestFactory.create(GatewayModule, {logger: log.logger});
+        try {
+          const base = await listen(http);
+          const response = await fetch(`${base}/heroes/1`);
+          expect(response.status).toBe(200);
+          expect(await response.json()).toEqual({id: 1, name: 'Ada'});
+        } finally {
+          await http.close();
+        }
+      }
+    } finally {
+      await app.close();
+    }
+  },
+);
+
+claim(
+  `${page}#loader-options`,
+  'by default power_level reaches the handler as powerLevel; keepCase: true keeps power_level; defaults: true fills missing fields',
+  async () => {
+    const protoDir = mkdtempSync(join(tmpdir(), 'behaviour-grpc-loader-'));
+    const path = join(protoDir, 'power.proto');
+    writeFileSync(
+      path,
+      'syntax = "proto3";\npackage power;\nservice PowerService {\n  rpc Echo (Power) returns (Power) {}\n}\nmessage Power {\n  int32 power_level = 1;\n  string name = 2;\n}\n',
+    );
+    const seen: unknown[] = [];
+    (globalThis as any).__grpcPower = seen;
+    const {Power} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 @Controller()
 export class Power { @GrpcMethod('PowerService', 'Echo') echo(data: unknown) { (globalThis as any).__grpcPower.push(data); return data; } }
-`, 'grpc-power');
-  try {
-    for (const loader of [undefined, {keepCase: true, defaults: true}]) {
-      const port = await freePort();
-      @Module({controllers: [Power]})
-      class PowerModule {}
-      const app = await NestFactory.createMicroservice(PowerModule, {transport: Transport.GRPC, logger: log.logger, options: {package: 'power', protoPath: path, url: `127.0.0.1:${port}`, loader}});
-      await app.listen();
-      @Module({imports: [ClientsModule.register([{name: 'P', transport: Transport.GRPC, options: {package: 'power', protoPath: path, url: `127.0.0.1:${port}`, loader}}])]})
-      class ClientModule {}
-      const ctx = await NestFactory.createApplicationContext(ClientModule, {logger: log.logger});
-      const svc = (ctx.get('P') as any).getService('PowerService');
-      await lastValueFrom(svc.echo(loader ? {power_level: 9} : {powerLevel: 9}));
-      await ctx.close();
-      await app.close();
+`,
+      'grpc-power',
+    );
+    try {
+      for (const loader of [undefined, {keepCase: true, defaults: true}]) {
+        const port = await freePort();
+        @Module({controllers: [Power]})
+        class PowerModule {}
+        const app = await NestFactory.createMicroservice(PowerModule, {
+          transport: Transport.GRPC,
+          logger: log.logger,
+          options: {package: 'power', protoPath: path, url: `127.0.0.1:${port}`, loader},
+        });
+        await app.listen();
+        @Module({
+          imports: [
+            ClientsModule.register([
+              {
+                name: 'P',
+                transport: Transport.GRPC,
+                options: {package: 'power', protoPath: path, url: `127.0.0.1:${port}`, loader},
+              },
+            ]),
+          ],
+        })
+        class ClientModule {}
+        const ctx = await NestFactory.createApplicationContext(ClientModule, {logger: log.logger});
+        const svc = (ctx.get('P') as any).getService('PowerService');
+        await lastValueFrom(svc.echo(loader ? {power_level: 9} : {powerLevel: 9}));
+        await ctx.close();
+        await app.close();
+      }
+      expect(seen).toEqual([{powerLevel: 9}, {power_level: 9, name: ''}]);
+    } finally {
+      rmSync(protoDir, {recursive: true, force: true});
     }
-    expect(seen).toEqual([{powerLevel: 9}, {power_level: 9, name: ''}]);
-  } finally {
-    rmSync(protoDir, {recursive: true, force: true});
-  }
-});
+  },
+);

@@ -25,7 +25,8 @@ afterAll(() => {
 function controller(name: string, guard: unknown) {
   (globalThis as any).__ApiKeyGuard = guard;
   const handler = fragment(page, 'binding-guards', '@UseGuards(ApiKeyGuard)').value;
-  return compileModule(`
+  return compileModule(
+    `
 import { CanActivate, Controller, Injectable, UseGuards } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 const ApiKeyGuard = (globalThis as any).__ApiKeyGuard;
@@ -38,74 +39,119 @@ export class ${name} {
   @UseGuards(ApiKeyGuard) @EventPattern('guarded_event') event(@Payload() data: { apiKey?: string }) { (globalThis as any).__guardHandled.push(data.apiKey ?? 'none'); }
   @MessagePattern('unguarded') unguarded(@Payload() data: { apiKey?: string; numbers: number[] }) { return data.numbers.length; }
 }
-`, name.toLowerCase())[name];
+`,
+    name.toLowerCase(),
+  )[name];
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#binding-guards`, `ApiKeyGuard lets a payload with the right apiKey through and fails the caller with 'Invalid API key' otherwise (${lang})`, async () => {
-    const {ApiKeyGuard} = samples(page, {lang}).require('api-key.guard');
-    @Module({controllers: [controller(`Guarded${lang}`, ApiKeyGuard)]})
+  claim(
+    `${page}#binding-guards`,
+    `ApiKeyGuard lets a payload with the right apiKey through and fails the caller with 'Invalid API key' otherwise (${lang})`,
+    async () => {
+      const {ApiKeyGuard} = samples(page, {lang}).require('api-key.guard');
+      @Module({controllers: [controller(`Guarded${lang}`, ApiKeyGuard)]})
+      class AppModule {}
+      const service = await tcpMicroservice(AppModule, undefined, log);
+      try {
+        expect(
+          await lastValueFrom(
+            service.client.send({cmd: 'sum'}, {apiKey: 'k-123', numbers: [1, 2, 3]}),
+          ),
+        ).toBe(6);
+        await expect(
+          lastValueFrom(service.client.send({cmd: 'sum'}, {apiKey: 'wrong', numbers: [1]})),
+        ).rejects.toEqual({status: 'error', message: 'Invalid API key'});
+      } finally {
+        await service.close();
+      }
+    },
+  );
+}
+
+claim(
+  `${page}#guards`,
+  "a guard that returns false fails the caller with an RpcException 'Forbidden resource'",
+  async () => {
+    const {ApiKeyGuard} = samples(page).require('api-key.guard');
+    @Module({controllers: [controller('Closed', ApiKeyGuard)]})
     class AppModule {}
     const service = await tcpMicroservice(AppModule, undefined, log);
     try {
-      expect(await lastValueFrom(service.client.send({cmd: 'sum'}, {apiKey: 'k-123', numbers: [1, 2, 3]}))).toBe(6);
-      await expect(lastValueFrom(service.client.send({cmd: 'sum'}, {apiKey: 'wrong', numbers: [1]}))).rejects.toEqual({status: 'error', message: 'Invalid API key'});
+      await expect(lastValueFrom(service.client.send('closed', {}))).rejects.toEqual({
+        status: 'error',
+        message: 'Forbidden resource',
+      });
     } finally {
       await service.close();
     }
-  });
-}
+  },
+);
 
-claim(`${page}#guards`, 'a guard that returns false fails the caller with an RpcException \'Forbidden resource\'', async () => {
-  const {ApiKeyGuard} = samples(page).require('api-key.guard');
-  @Module({controllers: [controller('Closed', ApiKeyGuard)]})
-  class AppModule {}
-  const service = await tcpMicroservice(AppModule, undefined, log);
-  try {
-    await expect(lastValueFrom(service.client.send('closed', {}))).rejects.toEqual({status: 'error', message: 'Forbidden resource'});
-  } finally {
-    await service.close();
-  }
-});
+claim(
+  `${page}#binding-guards`,
+  'guards run before @EventPattern handlers: a rejected event is not handled',
+  async () => {
+    const {ApiKeyGuard} = samples(page).require('api-key.guard');
+    @Module({controllers: [controller('Events', ApiKeyGuard)]})
+    class AppModule {}
+    const service = await tcpMicroservice(AppModule, undefined, log);
+    try {
+      await lastValueFrom(service.client.emit('guarded_event', {apiKey: 'wrong'}), {
+        defaultValue: undefined,
+      });
+      await lastValueFrom(service.client.emit('guarded_event', {apiKey: 'k-123'}), {
+        defaultValue: undefined,
+      });
+      await until(() => handled.includes('k-123'));
+      expect(handled).toEqual(['k-123']);
+    } finally {
+      await service.close();
+    }
+  },
+);
 
-claim(`${page}#binding-guards`, 'guards run before @EventPattern handlers: a rejected event is not handled', async () => {
-  const {ApiKeyGuard} = samples(page).require('api-key.guard');
-  @Module({controllers: [controller('Events', ApiKeyGuard)]})
-  class AppModule {}
-  const service = await tcpMicroservice(AppModule, undefined, log);
-  try {
-    await lastValueFrom(service.client.emit('guarded_event', {apiKey: 'wrong'}), {defaultValue: undefined});
-    await lastValueFrom(service.client.emit('guarded_event', {apiKey: 'k-123'}), {defaultValue: undefined});
-    await until(() => handled.includes('k-123'));
-    expect(handled).toEqual(['k-123']);
-  } finally {
-    await service.close();
-  }
-});
-
-claim(`${page}#binding-guards`, 'useGlobalGuards() on the microservice guards every handler; a hybrid app\'s global guards need inheritAppConfig: true and registration before connectMicroservice()', async () => {
-  const {ApiKeyGuard} = samples(page).require('api-key.guard');
-  @Module({controllers: [controller('Global', ApiKeyGuard)]})
-  class AppModule {}
-  const service = await tcpMicroservice(AppModule, (app) => app.useGlobalGuards(new ApiKeyGuard()), log);
-  try {
-    await expect(lastValueFrom(service.client.send('unguarded', {numbers: [1]}))).rejects.toEqual({status: 'error', message: 'Invalid API key'});
-  } finally {
-    await service.close();
-  }
-  const outcome: Record<string, unknown> = {};
-  for (const mode of ['plain', 'inherit', 'inherit-late'] as const) {
-    const app = await NestFactory.create(AppModule, {logger: log.logger});
-    if (mode !== 'inherit-late') app.useGlobalGuards(new ApiKeyGuard());
-    const port = await freePort();
-    app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}}, {inheritAppConfig: mode !== 'plain'});
-    if (mode === 'inherit-late') app.useGlobalGuards(new ApiKeyGuard());
-    await app.startAllMicroservices();
-    await app.init();
-    const client = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-    outcome[mode] = await lastValueFrom(client.send('unguarded', {numbers: [1, 2]})).catch((e: any) => e.message);
-    client.close();
-    await app.close();
-  }
-  expect(outcome).toEqual({plain: 2, inherit: 'Invalid API key', 'inherit-late': 2});
-});
+claim(
+  `${page}#binding-guards`,
+  "useGlobalGuards() on the microservice guards every handler; a hybrid app's global guards need inheritAppConfig: true and registration before connectMicroservice()",
+  async () => {
+    const {ApiKeyGuard} = samples(page).require('api-key.guard');
+    @Module({controllers: [controller('Global', ApiKeyGuard)]})
+    class AppModule {}
+    const service = await tcpMicroservice(
+      AppModule,
+      (app) => app.useGlobalGuards(new ApiKeyGuard()),
+      log,
+    );
+    try {
+      await expect(lastValueFrom(service.client.send('unguarded', {numbers: [1]}))).rejects.toEqual(
+        {status: 'error', message: 'Invalid API key'},
+      );
+    } finally {
+      await service.close();
+    }
+    const outcome: Record<string, unknown> = {};
+    for (const mode of ['plain', 'inherit', 'inherit-late'] as const) {
+      const app = await NestFactory.create(AppModule, {logger: log.logger});
+      if (mode !== 'inherit-late') app.useGlobalGuards(new ApiKeyGuard());
+      const port = await freePort();
+      app.connectMicroservice(
+        {transport: Transport.TCP, options: {host: '127.0.0.1', port}},
+        {inheritAppConfig: mode !== 'plain'},
+      );
+      if (mode === 'inherit-late') app.useGlobalGuards(new ApiKeyGuard());
+      await app.startAllMicroservices();
+      await app.init();
+      const client = ClientProxyFactory.create({
+        transport: Transport.TCP,
+        options: {host: '127.0.0.1', port},
+      });
+      outcome[mode] = await lastValueFrom(client.send('unguarded', {numbers: [1, 2]})).catch(
+        (e: any) => e.message,
+      );
+      client.close();
+      await app.close();
+    }
+    expect(outcome).toEqual({plain: 2, inherit: 'Invalid API key', 'inherit-late': 2});
+  },
+);

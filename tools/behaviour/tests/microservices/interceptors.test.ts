@@ -9,59 +9,81 @@ const {lastValueFrom} = nest('rxjs');
 const page = 'docs/microservices/interceptors.md';
 const log = memoryLogger();
 
-const timingLines = () => log.lines.filter((line) => line.context === 'TimingInterceptor').map((line) => line.message);
+const timingLines = () =>
+  log.lines.filter((line) => line.context === 'TimingInterceptor').map((line) => line.message);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#binding-interceptors`, `MathController with @UseInterceptors(TimingInterceptor) answers and logs "TcpContext: handled in Nms" over TCP (${lang})`, async () => {
-    const set = samples(page, {lang});
-    const {MathController} = set.require('math.controller');
-    @Module({controllers: [MathController]})
-    class AppModule {}
-    const service = await tcpMicroservice(AppModule, undefined, log);
-    const before = timingLines().length;
-    try {
-      expect(await lastValueFrom(service.client.send({cmd: 'sum'}, [1, 2, 3]))).toBe(6);
-      const lines = timingLines().slice(before);
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^TcpContext: handled in \d+ms$/);
-    } finally {
-      await service.close();
-    }
-  });
+  claim(
+    `${page}#binding-interceptors`,
+    `MathController with @UseInterceptors(TimingInterceptor) answers and logs "TcpContext: handled in Nms" over TCP (${lang})`,
+    async () => {
+      const set = samples(page, {lang});
+      const {MathController} = set.require('math.controller');
+      @Module({controllers: [MathController]})
+      class AppModule {}
+      const service = await tcpMicroservice(AppModule, undefined, log);
+      const before = timingLines().length;
+      try {
+        expect(await lastValueFrom(service.client.send({cmd: 'sum'}, [1, 2, 3]))).toBe(6);
+        const lines = timingLines().slice(before);
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(/^TcpContext: handled in \d+ms$/);
+      } finally {
+        await service.close();
+      }
+    },
+  );
 }
 
-claim(`${page}#binding-interceptors`, 'useGlobalInterceptors() on the microservice wraps every handler; a hybrid app\'s global interceptors need inheritAppConfig: true', async () => {
-  const {TimingInterceptor} = samples(page).require('timing.interceptor');
-  const {Plain} = compileModule(`
+claim(
+  `${page}#binding-interceptors`,
+  "useGlobalInterceptors() on the microservice wraps every handler; a hybrid app's global interceptors need inheritAppConfig: true",
+  async () => {
+    const {TimingInterceptor} = samples(page).require('timing.interceptor');
+    const {Plain} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 @Controller()
 export class Plain { @MessagePattern('plain') plain() { return 'ok'; } }
-`, 'interceptors-plain');
-  @Module({controllers: [Plain]})
-  class AppModule {}
-  const service = await tcpMicroservice(AppModule, (app) => app.useGlobalInterceptors(new TimingInterceptor()), log);
-  let before = timingLines().length;
-  try {
-    await lastValueFrom(service.client.send('plain', {}));
-    expect(timingLines().length).toBe(before + 1);
-  } finally {
-    await service.close();
-  }
-  const counts: Record<string, number> = {};
-  for (const inheritAppConfig of [false, true]) {
-    const app = await NestFactory.create(AppModule, {logger: log.logger});
-    app.useGlobalInterceptors(new TimingInterceptor());
-    const port = await freePort();
-    app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}}, {inheritAppConfig});
-    await app.startAllMicroservices();
-    await app.init();
-    const client = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-    before = timingLines().length;
-    await lastValueFrom(client.send('plain', {}));
-    counts[String(inheritAppConfig)] = timingLines().length - before;
-    client.close();
-    await app.close();
-  }
-  expect(counts).toEqual({false: 0, true: 1});
-});
+`,
+      'interceptors-plain',
+    );
+    @Module({controllers: [Plain]})
+    class AppModule {}
+    const service = await tcpMicroservice(
+      AppModule,
+      (app) => app.useGlobalInterceptors(new TimingInterceptor()),
+      log,
+    );
+    let before = timingLines().length;
+    try {
+      await lastValueFrom(service.client.send('plain', {}));
+      expect(timingLines().length).toBe(before + 1);
+    } finally {
+      await service.close();
+    }
+    const counts: Record<string, number> = {};
+    for (const inheritAppConfig of [false, true]) {
+      const app = await NestFactory.create(AppModule, {logger: log.logger});
+      app.useGlobalInterceptors(new TimingInterceptor());
+      const port = await freePort();
+      app.connectMicroservice(
+        {transport: Transport.TCP, options: {host: '127.0.0.1', port}},
+        {inheritAppConfig},
+      );
+      await app.startAllMicroservices();
+      await app.init();
+      const client = ClientProxyFactory.create({
+        transport: Transport.TCP,
+        options: {host: '127.0.0.1', port},
+      });
+      before = timingLines().length;
+      await lastValueFrom(client.send('plain', {}));
+      counts[String(inheritAppConfig)] = timingLines().length - before;
+      client.close();
+      await app.close();
+    }
+    expect(counts).toEqual({false: 0, true: 1});
+  },
+);

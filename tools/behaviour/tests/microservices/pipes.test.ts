@@ -16,32 +16,50 @@ const dto = {
 };
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#binding-pipes`, `ValidationPipe with exceptionFactory: RpcException: the caller's observable fails with the ValidationError array (${lang})`, async () => {
-    const {CatsController} = samples(page, {lang, files: {'dto/create-cat.dto': dto[lang]}}).require('cats.controller');
-    @Module({controllers: [CatsController]})
-    class AppModule {}
-    const service = await tcpMicroservice(AppModule, undefined, log);
-    try {
-      if (lang === 'ts') {
-        const errors: any = await lastValueFrom(service.client.send({cmd: 'create_cat'}, {name: 3, age: 'old'})).catch((e: unknown) => e);
-        expect(Array.isArray(errors)).toBe(true);
-        expect(errors.map((e: any) => [e.property, e.constraints])).toEqual([
-          ['name', {isString: 'name must be a string'}],
-          ['age', {isInt: 'age must be an integer number'}],
-        ]);
-        expect(await lastValueFrom(service.client.send({cmd: 'create_cat'}, {name: 'Tom', age: 3}))).toEqual({created: true, name: 'Tom'});
-      } else {
-        // Without type metadata (JavaScript), @UsePipes(ValidationPipe) has no class to validate against: the payload passes.
-        expect(await lastValueFrom(service.client.send({cmd: 'create_cat'}, {name: 3}))).toEqual({created: true, name: 3});
+  claim(
+    `${page}#binding-pipes`,
+    `ValidationPipe with exceptionFactory: RpcException: the caller's observable fails with the ValidationError array (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {
+        lang,
+        files: {'dto/create-cat.dto': dto[lang]},
+      }).require('cats.controller');
+      @Module({controllers: [CatsController]})
+      class AppModule {}
+      const service = await tcpMicroservice(AppModule, undefined, log);
+      try {
+        if (lang === 'ts') {
+          const errors: any = await lastValueFrom(
+            service.client.send({cmd: 'create_cat'}, {name: 3, age: 'old'}),
+          ).catch((e: unknown) => e);
+          expect(Array.isArray(errors)).toBe(true);
+          expect(errors.map((e: any) => [e.property, e.constraints])).toEqual([
+            ['name', {isString: 'name must be a string'}],
+            ['age', {isInt: 'age must be an integer number'}],
+          ]);
+          expect(
+            await lastValueFrom(service.client.send({cmd: 'create_cat'}, {name: 'Tom', age: 3})),
+          ).toEqual({created: true, name: 'Tom'});
+        } else {
+          // Without type metadata (JavaScript), @UsePipes(ValidationPipe) has no class to validate against: the payload passes.
+          expect(await lastValueFrom(service.client.send({cmd: 'create_cat'}, {name: 3}))).toEqual({
+            created: true,
+            name: 3,
+          });
+        }
+      } finally {
+        await service.close();
       }
-    } finally {
-      await service.close();
-    }
-  });
+    },
+  );
 }
 
-claim(`${page}#binding-pipes`, 'ParseIntPipe throws an HTTP exception (the caller sees Internal server error) unless given an exceptionFactory that returns an RpcException', async () => {
-  const {Parse} = compileModule(`
+claim(
+  `${page}#binding-pipes`,
+  'ParseIntPipe throws an HTTP exception (the caller sees Internal server error) unless given an exceptionFactory that returns an RpcException',
+  async () => {
+    const {Parse} = compileModule(
+      `
 import { Controller, ParseIntPipe } from '@nestjs/common';
 import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
 @Controller()
@@ -49,64 +67,102 @@ export class Parse {
   @MessagePattern('plain') plain(@Payload(new ParseIntPipe()) id: number) { return id; }
   @MessagePattern('rpc') rpc(@Payload(new ParseIntPipe({ exceptionFactory: (message) => new RpcException(message) })) id: number) { return id; }
 }
-`, 'pipes-parse');
-  @Module({controllers: [Parse]})
-  class ParseModule {}
-  const service = await tcpMicroservice(ParseModule, undefined, log);
-  try {
-    await expect(lastValueFrom(service.client.send('plain', 'seven'))).rejects.toEqual({status: 'error', message: 'Internal server error'});
-    await expect(lastValueFrom(service.client.send('rpc', 'seven'))).rejects.toEqual({status: 'error', message: 'Validation failed (numeric string is expected)'});
-    expect(await lastValueFrom(service.client.send('rpc', '7'))).toBe(7);
-  } finally {
-    await service.close();
-  }
-});
+`,
+      'pipes-parse',
+    );
+    @Module({controllers: [Parse]})
+    class ParseModule {}
+    const service = await tcpMicroservice(ParseModule, undefined, log);
+    try {
+      await expect(lastValueFrom(service.client.send('plain', 'seven'))).rejects.toEqual({
+        status: 'error',
+        message: 'Internal server error',
+      });
+      await expect(lastValueFrom(service.client.send('rpc', 'seven'))).rejects.toEqual({
+        status: 'error',
+        message: 'Validation failed (numeric string is expected)',
+      });
+      expect(await lastValueFrom(service.client.send('rpc', '7'))).toBe(7);
+    } finally {
+      await service.close();
+    }
+  },
+);
 
 const validated = () =>
-  compileModule(`
+  compileModule(
+    `
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { IsString } from 'class-validator';
 class CreateCatDto { @IsString() name!: string; }
 @Controller()
 export class Validated { @MessagePattern('create') create(@Payload() dto: CreateCatDto) { return 'accepted'; } }
-`, 'pipes-validated').Validated;
+`,
+    'pipes-validated',
+  ).Validated;
 
-const rpcPipe = () => new ValidationPipe({exceptionFactory: (errors: unknown) => new RpcException(errors)});
+const rpcPipe = () =>
+  new ValidationPipe({exceptionFactory: (errors: unknown) => new RpcException(errors)});
 
-claim(`${page}#global-pipes`, 'useGlobalPipes() on the microservice instance applies to every handler', async () => {
-  @Module({controllers: [validated()]})
-  class GlobalModule {}
-  const service = await tcpMicroservice(GlobalModule, (app) => app.useGlobalPipes(rpcPipe()), log);
-  try {
-    const errors: any = await lastValueFrom(service.client.send('create', {name: 1})).catch((e: unknown) => e);
-    expect(errors[0].constraints).toEqual({isString: 'name must be a string'});
-  } finally {
-    await service.close();
-  }
-});
-
-claim(`${page}#global-pipes`, 'a hybrid app\'s global pipes reach the connected microservice only with inheritAppConfig: true and when registered before connectMicroservice(); useGlobalPipes() on the connected instance comes too late', async () => {
-  const outcome: Record<string, string> = {};
-  for (const mode of ['plain', 'inherit', 'inherit-late', 'own'] as const) {
+claim(
+  `${page}#global-pipes`,
+  'useGlobalPipes() on the microservice instance applies to every handler',
+  async () => {
     @Module({controllers: [validated()]})
-    class HybridModule {}
-    const app = await NestFactory.create(HybridModule, {logger: log.logger});
-    if (mode !== 'inherit-late') app.useGlobalPipes(rpcPipe());
-    const port = await freePort();
-    const micro = app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}}, {inheritAppConfig: mode.startsWith('inherit')});
-    if (mode === 'inherit-late') app.useGlobalPipes(rpcPipe());
-    if (mode === 'own') micro.useGlobalPipes(rpcPipe());
-    await app.startAllMicroservices();
-    await app.init();
-    const client = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-    const result = await lastValueFrom(client.send('create', {name: 1})).then(
-      (value: unknown) => String(value),
-      () => 'rejected',
+    class GlobalModule {}
+    const service = await tcpMicroservice(
+      GlobalModule,
+      (app) => app.useGlobalPipes(rpcPipe()),
+      log,
     );
-    outcome[mode] = result;
-    client.close();
-    await app.close();
-  }
-  expect(outcome).toEqual({plain: 'accepted', inherit: 'rejected', 'inherit-late': 'accepted', own: 'accepted'});
-});
+    try {
+      const errors: any = await lastValueFrom(service.client.send('create', {name: 1})).catch(
+        (e: unknown) => e,
+      );
+      expect(errors[0].constraints).toEqual({isString: 'name must be a string'});
+    } finally {
+      await service.close();
+    }
+  },
+);
+
+claim(
+  `${page}#global-pipes`,
+  "a hybrid app's global pipes reach the connected microservice only with inheritAppConfig: true and when registered before connectMicroservice(); useGlobalPipes() on the connected instance comes too late",
+  async () => {
+    const outcome: Record<string, string> = {};
+    for (const mode of ['plain', 'inherit', 'inherit-late', 'own'] as const) {
+      @Module({controllers: [validated()]})
+      class HybridModule {}
+      const app = await NestFactory.create(HybridModule, {logger: log.logger});
+      if (mode !== 'inherit-late') app.useGlobalPipes(rpcPipe());
+      const port = await freePort();
+      const micro = app.connectMicroservice(
+        {transport: Transport.TCP, options: {host: '127.0.0.1', port}},
+        {inheritAppConfig: mode.startsWith('inherit')},
+      );
+      if (mode === 'inherit-late') app.useGlobalPipes(rpcPipe());
+      if (mode === 'own') micro.useGlobalPipes(rpcPipe());
+      await app.startAllMicroservices();
+      await app.init();
+      const client = ClientProxyFactory.create({
+        transport: Transport.TCP,
+        options: {host: '127.0.0.1', port},
+      });
+      const result = await lastValueFrom(client.send('create', {name: 1})).then(
+        (value: unknown) => String(value),
+        () => 'rejected',
+      );
+      outcome[mode] = result;
+      client.close();
+      await app.close();
+    }
+    expect(outcome).toEqual({
+      plain: 'accepted',
+      inherit: 'rejected',
+      'inherit-late': 'accepted',
+      own: 'accepted',
+    });
+  },
+);

@@ -3,7 +3,18 @@ import {spawnSync} from 'node:child_process';
 import {mkdtempSync, writeFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {claim, samples, fragment, compileModule, service, nest, memoryLogger, expectOutput, repoRoot, type Service} from '../../lib';
+import {
+  claim,
+  samples,
+  fragment,
+  compileModule,
+  service,
+  nest,
+  memoryLogger,
+  expectOutput,
+  repoRoot,
+  type Service,
+} from '../../lib';
 import {until, captureConsole} from './_support';
 
 const {NestFactory} = nest('@nestjs/core');
@@ -31,7 +42,11 @@ afterAll(async () => {
 });
 
 async function micro(module: unknown, options: object) {
-  const app = await NestFactory.createMicroservice(module, {transport: Transport.RMQ, logger: log.logger, options: {urls: [rabbit.url], ...options}});
+  const app = await NestFactory.createMicroservice(module, {
+    transport: Transport.RMQ,
+    logger: log.logger,
+    options: {urls: [rabbit.url], ...options},
+  });
   await app.listen();
   return app;
 }
@@ -44,127 +59,185 @@ async function closeApp(app: any): Promise<void> {
   await new Promise((r) => setTimeout(r, 150));
   await app.close();
 }
-const client = (options: object) => ClientProxyFactory.create({transport: Transport.RMQ, options: {urls: [rabbit.url], ...options}});
-const catInterface = {ts: 'export interface Cat { name: string; age: number; breed: string }\n', js: 'export {};\n'};
+const client = (options: object) =>
+  ClientProxyFactory.create({transport: Transport.RMQ, options: {urls: [rabbit.url], ...options}});
+const catInterface = {
+  ts: 'export interface Cat { name: string; age: number; breed: string }\n',
+  js: 'export {};\n',
+};
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#context`, `the page's CatsService and CatsController answer find_cat through cats_queue; the context gives pattern and delivery tag (${lang})`, async () => {
-    const queue = `cats_queue_${lang}`;
-    const appModule = samples(page, {under: 'client'}).sources.get('app.module')!;
-    const set = samples(page, {
-      lang,
-      under: 'context',
-      files: {'interfaces/cat.interface': catInterface[lang], 'app.module': appModule},
-      edit: {'app.module': [[`urls: ['amqp://localhost:5672']`, `urls: ['${rabbit.url}']`], [`queue: 'cats_queue'`, `queue: '${queue}'`]]},
-    });
-    const {CatsController} = set.require('cats.controller');
-    @Module({controllers: [CatsController]})
-    class ServerModule {}
-    const app = await micro(ServerModule, {queue, queueOptions: {durable: true}});
-    const ctx = await NestFactory.createApplicationContext(set.require('app.module').AppModule, {logger: log.logger});
-    try {
-      const cats = ctx.get(set.require('cats.service').CatsService);
-      expect(await cats.findOne(7)).toEqual({id: 7, name: 'Tom', age: 3, breed: 'Persian'});
-      expect(output.lines.some((line) => /^Pattern find_cat, delivery \d+$/.test(line))).toBe(true);
-    } finally {
-      await closeApp(ctx);
-      await closeApp(app);
-    }
-  });
+  claim(
+    `${page}#context`,
+    `the page's CatsService and CatsController answer find_cat through cats_queue; the context gives pattern and delivery tag (${lang})`,
+    async () => {
+      const queue = `cats_queue_${lang}`;
+      const appModule = samples(page, {under: 'client'}).sources.get('app.module')!;
+      const set = samples(page, {
+        lang,
+        under: 'context',
+        files: {'interfaces/cat.interface': catInterface[lang], 'app.module': appModule},
+        edit: {
+          'app.module': [
+            [`urls: ['amqp://localhost:5672']`, `urls: ['${rabbit.url}']`],
+            [`queue: 'cats_queue'`, `queue: '${queue}'`],
+          ],
+        },
+      });
+      const {CatsController} = set.require('cats.controller');
+      @Module({controllers: [CatsController]})
+      class ServerModule {}
+      const app = await micro(ServerModule, {queue, queueOptions: {durable: true}});
+      const ctx = await NestFactory.createApplicationContext(set.require('app.module').AppModule, {
+        logger: log.logger,
+      });
+      try {
+        const cats = ctx.get(set.require('cats.service').CatsService);
+        expect(await cats.findOne(7)).toEqual({id: 7, name: 'Tom', age: 3, breed: 'Persian'});
+        expect(output.lines.some((line) => /^Pattern find_cat, delivery \d+$/.test(line))).toBe(
+          true,
+        );
+      } finally {
+        await closeApp(ctx);
+        await closeApp(app);
+      }
+    },
+  );
 }
 
-claim(`${page}#client`, 'a client asserting an existing queue with another durable flag gets PRECONDITION_FAILED: connect() never settles and the rejection is unhandled, which ends the process', async () => {
-  const main = samples(page, {under: 'overview'}).sources.get('main')!;
-  expect(main).toContain('durable: false');
-  await adminChannel.assertQueue('mismatch_queue', {durable: false});
-  // In a child process: an unhandled rejection ends a Node process, and would fail this test file.
-  const dir = mkdtempSync(join(tmpdir(), 'behaviour-rmq-'));
-  const script = join(dir, 'client.js');
-  writeFileSync(script, `
+claim(
+  `${page}#client`,
+  'a client asserting an existing queue with another durable flag gets PRECONDITION_FAILED: connect() never settles and the rejection is unhandled, which ends the process',
+  async () => {
+    const main = samples(page, {under: 'overview'}).sources.get('main')!;
+    expect(main).toContain('durable: false');
+    await adminChannel.assertQueue('mismatch_queue', {durable: false});
+    // In a child process: an unhandled rejection ends a Node process, and would fail this test file.
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-rmq-'));
+    const script = join(dir, 'client.js');
+    writeFileSync(
+      script,
+      `
 const { ClientProxyFactory, Transport } = require('@nestjs/microservices');
 const client = ClientProxyFactory.create({ transport: Transport.RMQ, options: { urls: [process.argv[2]], queue: 'mismatch_queue', queueOptions: { durable: true } } });
 client.connect().then(() => console.log('CONNECTED'), (err) => console.log('REJECTED ' + err.message));
 setTimeout(() => { console.log('ALIVE'); process.exit(0); }, 3000);
-`);
-  const result = spawnSync(process.execPath, [script, rabbit.url], {encoding: 'utf8', timeout: 15_000, env: {...process.env, NODE_PATH: join(repoRoot, 'tools', 'behaviour', 'node_modules')}});
-  rmSync(dir, {recursive: true, force: true});
-  const output = result.stdout + result.stderr;
-  expect(output).toContain("PRECONDITION_FAILED - inequivalent arg 'durable' for queue 'mismatch_queue'");
-  expect(output).not.toContain('CONNECTED');
-  expect(output).not.toContain('REJECTED');
-  expect(output).not.toContain('ALIVE');
-  expect(result.status).toBe(1);
-});
+`,
+    );
+    const result = spawnSync(process.execPath, [script, rabbit.url], {
+      encoding: 'utf8',
+      timeout: 15_000,
+      env: {...process.env, NODE_PATH: join(repoRoot, 'tools', 'behaviour', 'node_modules')},
+    });
+    rmSync(dir, {recursive: true, force: true});
+    const output = result.stdout + result.stderr;
+    expect(output).toContain(
+      "PRECONDITION_FAILED - inequivalent arg 'durable' for queue 'mismatch_queue'",
+    );
+    expect(output).not.toContain('CONNECTED');
+    expect(output).not.toContain('REJECTED');
+    expect(output).not.toContain('ALIVE');
+    expect(result.status).toBe(1);
+  },
+);
 
-claim(`${page}#client`, 'a request is a JSON body {pattern, data, id} sent to the queue with replyTo (direct reply-to by default) and a correlationId', async () => {
-  await adminChannel.assertQueue('wire_queue', {durable: true});
-  const seen: any[] = [];
-  const {consumerTag} = await adminChannel.consume('wire_queue', (msg: any) => {
-    seen.push({body: JSON.parse(msg.content.toString()), properties: msg.properties});
-    adminChannel.ack(msg);
-  });
-  const c = client({queue: 'wire_queue', queueOptions: {durable: true}});
-  const subscription = c.send('find_cat', 7).subscribe({error: () => undefined});
-  try {
-    await until(() => seen.length > 0);
-    // The broker rewrites the pseudo-queue name into a per-channel reply address on delivery.
-    expect(seen[0].properties.replyTo).toMatch(/^amq\.rabbitmq\.reply-to\./);
-    expect(seen[0].properties.correlationId).toBeTruthy();
-    expectOutput(page, 'rmq-request', seen[0].body, [[/"id":\s*"[^"]+"/, '"id":"ID"']]);
-  } finally {
-    subscription.unsubscribe();
-    await adminChannel.cancel(consumerTag);
-    c.close();
-  }
-});
+claim(
+  `${page}#client`,
+  'a request is a JSON body {pattern, data, id} sent to the queue with replyTo (direct reply-to by default) and a correlationId',
+  async () => {
+    await adminChannel.assertQueue('wire_queue', {durable: true});
+    const seen: any[] = [];
+    const {consumerTag} = await adminChannel.consume('wire_queue', (msg: any) => {
+      seen.push({body: JSON.parse(msg.content.toString()), properties: msg.properties});
+      adminChannel.ack(msg);
+    });
+    const c = client({queue: 'wire_queue', queueOptions: {durable: true}});
+    const subscription = c.send('find_cat', 7).subscribe({error: () => undefined});
+    try {
+      await until(() => seen.length > 0);
+      // The broker rewrites the pseudo-queue name into a per-channel reply address on delivery.
+      expect(seen[0].properties.replyTo).toMatch(/^amq\.rabbitmq\.reply-to\./);
+      expect(seen[0].properties.correlationId).toBeTruthy();
+      expectOutput(page, 'rmq-request', seen[0].body, [[/"id":\s*"[^"]+"/, '"id":"ID"']]);
+    } finally {
+      subscription.unsubscribe();
+      await adminChannel.cancel(consumerTag);
+      c.close();
+    }
+  },
+);
 
-claim(`${page}#client`, 'with replyQueue the client consumes a named queue declared beforehand', async () => {
-  await adminChannel.assertQueue('cats_replies');
-  const {Find} = compileModule(`
+claim(
+  `${page}#client`,
+  'with replyQueue the client consumes a named queue declared beforehand',
+  async () => {
+    await adminChannel.assertQueue('cats_replies');
+    const {Find} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 @Controller()
 export class Find { @MessagePattern('find_cat') find(id: number) { return { id }; } }
-`, 'rmq-find');
-  @Module({controllers: [Find]})
-  class FindModule {}
-  const app = await micro(FindModule, {queue: 'reply_test_queue', queueOptions: {durable: true}});
-  const shown = fragment(page, 'client', `replyQueue: 'cats_replies'`).value;
-  expect(shown).toContain(`replyQueue: 'cats_replies'`);
-  const c = client({queue: 'reply_test_queue', queueOptions: {durable: true}, replyQueue: 'cats_replies'});
-  try {
-    expect(await lastValueFrom(c.send('find_cat', 3))).toEqual({id: 3});
-  } finally {
-    c.close();
-    await closeApp(app);
-  }
-});
+`,
+      'rmq-find',
+    );
+    @Module({controllers: [Find]})
+    class FindModule {}
+    const app = await micro(FindModule, {queue: 'reply_test_queue', queueOptions: {durable: true}});
+    const shown = fragment(page, 'client', `replyQueue: 'cats_replies'`).value;
+    expect(shown).toContain(`replyQueue: 'cats_replies'`);
+    const c = client({
+      queue: 'reply_test_queue',
+      queueOptions: {durable: true},
+      replyQueue: 'cats_replies',
+    });
+    try {
+      expect(await lastValueFrom(c.send('find_cat', 3))).toEqual({id: 3});
+    } finally {
+      c.close();
+      await closeApp(app);
+    }
+  },
+);
 
-claim(`${page}#client`, 'several instances consume the queue together: each message is handled by exactly one', async () => {
-  const hits: string[] = [];
-  (globalThis as any).__rmqHits = hits;
-  const make = (name: string) =>
-    compileModule(`
+claim(
+  `${page}#client`,
+  'several instances consume the queue together: each message is handled by exactly one',
+  async () => {
+    const hits: string[] = [];
+    (globalThis as any).__rmqHits = hits;
+    const make = (name: string) =>
+      compileModule(
+        `
 import { Controller, Module } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
 @Controller()
 class H { @EventPattern('cat_adopted') on(d: { id: number }) { (globalThis as any).__rmqHits.push(d.id + ':${name}'); } }
 @Module({ controllers: [H] })
 export class M {}
-`, `rmq-share-${name}`).M;
-  const apps = [await micro(make('a'), {queue: 'shared_queue'}), await micro(make('b'), {queue: 'shared_queue'})];
-  const c = client({queue: 'shared_queue'});
-  try {
-    for (let id = 1; id <= 6; id += 1) await lastValueFrom(c.emit('cat_adopted', {id, owner: 'x'}), {defaultValue: undefined});
-    await until(() => hits.length >= 6);
-    await new Promise((r) => setTimeout(r, 150));
-    expect(hits.map((h) => Number(h.split(':')[0])).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(new Set(hits.map((h) => h.split(':')[1])).size).toBe(2);
-  } finally {
-    c.close();
-    for (const app of apps) await closeApp(app);
-  }
-});
+`,
+        `rmq-share-${name}`,
+      ).M;
+    const apps = [
+      await micro(make('a'), {queue: 'shared_queue'}),
+      await micro(make('b'), {queue: 'shared_queue'}),
+    ];
+    const c = client({queue: 'shared_queue'});
+    try {
+      for (let id = 1; id <= 6; id += 1)
+        await lastValueFrom(c.emit('cat_adopted', {id, owner: 'x'}), {defaultValue: undefined});
+      await until(() => hits.length >= 6);
+      await new Promise((r) => setTimeout(r, 150));
+      expect(hits.map((h) => Number(h.split(':')[0])).sort((a, b) => a - b)).toEqual([
+        1, 2, 3, 4, 5, 6,
+      ]);
+      expect(new Set(hits.map((h) => h.split(':')[1])).size).toBe(2);
+    } finally {
+      c.close();
+      for (const app of apps) await closeApp(app);
+    }
+  },
+);
 
 const adoptions = (failing: boolean) => `import { Injectable } from '@nestjs/common';
 @Injectable()
@@ -176,81 +249,112 @@ export class AdoptionsService {
 }
 `;
 
-claim(`${page}#message-acknowledgement`, 'with noAck: false an unacknowledged message goes back to the queue when the connection closes, and comes again as redelivered; ack() removes it', async () => {
-  const recorded: number[] = [];
-  (globalThis as any).__rmqAdoptions = recorded;
-  const queue = 'ack_queue';
-  const {Forgetful} = compileModule(`
+claim(
+  `${page}#message-acknowledgement`,
+  'with noAck: false an unacknowledged message goes back to the queue when the connection closes, and comes again as redelivered; ack() removes it',
+  async () => {
+    const recorded: number[] = [];
+    (globalThis as any).__rmqAdoptions = recorded;
+    const queue = 'ack_queue';
+    const {Forgetful} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
 @Controller()
 export class Forgetful { @EventPattern('cat_adopted') on(d: { id: number }) { (globalThis as any).__rmqAdoptions.push(-d.id); } }
-`, 'rmq-forgetful');
-  @Module({controllers: [Forgetful]})
-  class ForgetfulModule {}
-  const options = {queue, queueOptions: {durable: true}, noAck: false};
-  const first = await micro(ForgetfulModule, options);
-  const c = client({queue, queueOptions: {durable: true}});
-  await lastValueFrom(c.emit('cat_adopted', {id: 5, owner: 'Ann'}), {defaultValue: undefined});
-  await until(() => recorded.includes(-5));
-  expect((await adminChannel.checkQueue(queue)).messageCount).toBe(0);
-  await closeApp(first);
-  expect((await adminChannel.checkQueue(queue)).messageCount).toBe(1);
-  // The page's acknowledging controller picks the message up again.
-  const set = samples(page, {under: 'message-acknowledgement', pick: {'cats.controller': 2}, files: {'adoptions.service': adoptions(false)}});
-  const {CatsController} = set.require('cats.controller');
-  const redelivered: boolean[] = [];
-  const original = CatsController.prototype.handleAdoption;
-  const wrapped = function (this: unknown, adoption: unknown, context: any) {
-    redelivered.push(context.getMessage().fields.redelivered);
-    return original.call(this, adoption, context);
-  };
-  // Nest keeps the pattern on the method itself: carry it over.
-  for (const key of Reflect.getMetadataKeys(original)) Reflect.defineMetadata(key, Reflect.getMetadata(key, original), wrapped);
-  CatsController.prototype.handleAdoption = wrapped;
-  @Module({controllers: [CatsController], providers: [set.require('adoptions.service').AdoptionsService]})
-  class AckModule {}
-  const second = await micro(AckModule, options);
-  try {
-    await until(() => recorded.includes(5)).catch(async () => {
-      throw new Error(`recorded ${JSON.stringify(recorded)} redelivered ${JSON.stringify(redelivered)} queue ${JSON.stringify(await adminChannel.checkQueue(queue))} log ${log.text().slice(-800)}`);
+`,
+      'rmq-forgetful',
+    );
+    @Module({controllers: [Forgetful]})
+    class ForgetfulModule {}
+    const options = {queue, queueOptions: {durable: true}, noAck: false};
+    const first = await micro(ForgetfulModule, options);
+    const c = client({queue, queueOptions: {durable: true}});
+    await lastValueFrom(c.emit('cat_adopted', {id: 5, owner: 'Ann'}), {defaultValue: undefined});
+    await until(() => recorded.includes(-5));
+    expect((await adminChannel.checkQueue(queue)).messageCount).toBe(0);
+    await closeApp(first);
+    expect((await adminChannel.checkQueue(queue)).messageCount).toBe(1);
+    // The page's acknowledging controller picks the message up again.
+    const set = samples(page, {
+      under: 'message-acknowledgement',
+      pick: {'cats.controller': 2},
+      files: {'adoptions.service': adoptions(false)},
     });
-    expect(redelivered).toEqual([true]);
-    await closeApp(second);
-    expect((await adminChannel.checkQueue(queue)).messageCount).toBe(0);
-  } finally {
-    c.close();
-    await closeApp(second).catch(() => undefined);
-  }
-});
+    const {CatsController} = set.require('cats.controller');
+    const redelivered: boolean[] = [];
+    const original = CatsController.prototype.handleAdoption;
+    const wrapped = function (this: unknown, adoption: unknown, context: any) {
+      redelivered.push(context.getMessage().fields.redelivered);
+      return original.call(this, adoption, context);
+    };
+    // Nest keeps the pattern on the method itself: carry it over.
+    for (const key of Reflect.getMetadataKeys(original))
+      Reflect.defineMetadata(key, Reflect.getMetadata(key, original), wrapped);
+    CatsController.prototype.handleAdoption = wrapped;
+    @Module({
+      controllers: [CatsController],
+      providers: [set.require('adoptions.service').AdoptionsService],
+    })
+    class AckModule {}
+    const second = await micro(AckModule, options);
+    try {
+      await until(() => recorded.includes(5)).catch(async () => {
+        throw new Error(
+          `recorded ${JSON.stringify(recorded)} redelivered ${JSON.stringify(redelivered)} queue ${JSON.stringify(await adminChannel.checkQueue(queue))} log ${log.text().slice(-800)}`,
+        );
+      });
+      expect(redelivered).toEqual([true]);
+      await closeApp(second);
+      expect((await adminChannel.checkQueue(queue)).messageCount).toBe(0);
+    } finally {
+      c.close();
+      await closeApp(second).catch(() => undefined);
+    }
+  },
+);
 
-claim(`${page}#message-acknowledgement`, 'nack(msg, false, false) drops a failed message: it is logged and not delivered again', async () => {
-  const recorded: number[] = [];
-  (globalThis as any).__rmqAdoptions = recorded;
-  const queue = 'nack_queue';
-  const set = samples(page, {under: 'message-acknowledgement', files: {'adoptions.service': adoptions(true)}});
-  const {CatsController} = set.require('cats.controller');
-  @Module({controllers: [CatsController], providers: [set.require('adoptions.service').AdoptionsService]})
-  class NackModule {}
-  const app = await micro(NackModule, {queue, queueOptions: {durable: true}, noAck: false});
-  const c = client({queue, queueOptions: {durable: true}});
-  try {
-    await lastValueFrom(c.emit('cat_adopted', {id: 9, owner: 'Bo'}), {defaultValue: undefined});
-    await until(() => log.text().includes('Adoption of cat 9 failed'));
-    await new Promise((r) => setTimeout(r, 200));
-    expect(recorded).toEqual([9]);
-    await closeApp(app);
-    expect((await adminChannel.checkQueue(queue)).messageCount).toBe(0);
-  } finally {
-    c.close();
-    await closeApp(app).catch(() => undefined);
-  }
-});
+claim(
+  `${page}#message-acknowledgement`,
+  'nack(msg, false, false) drops a failed message: it is logged and not delivered again',
+  async () => {
+    const recorded: number[] = [];
+    (globalThis as any).__rmqAdoptions = recorded;
+    const queue = 'nack_queue';
+    const set = samples(page, {
+      under: 'message-acknowledgement',
+      files: {'adoptions.service': adoptions(true)},
+    });
+    const {CatsController} = set.require('cats.controller');
+    @Module({
+      controllers: [CatsController],
+      providers: [set.require('adoptions.service').AdoptionsService],
+    })
+    class NackModule {}
+    const app = await micro(NackModule, {queue, queueOptions: {durable: true}, noAck: false});
+    const c = client({queue, queueOptions: {durable: true}});
+    try {
+      await lastValueFrom(c.emit('cat_adopted', {id: 9, owner: 'Bo'}), {defaultValue: undefined});
+      await until(() => log.text().includes('Adoption of cat 9 failed'));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(recorded).toEqual([9]);
+      await closeApp(app);
+      expect((await adminChannel.checkQueue(queue)).messageCount).toBe(0);
+    } finally {
+      c.close();
+      await closeApp(app).catch(() => undefined);
+    }
+  },
+);
 
-claim(`${page}#record-builders`, 'RmqRecordBuilder options reach the AMQP message; the handler gets { id, owner }; client headers merge and the record wins', async () => {
-  const got: any[] = [];
-  (globalThis as any).__rmqRecord = got;
-  const {Reader} = compileModule(`
+claim(
+  `${page}#record-builders`,
+  'RmqRecordBuilder options reach the AMQP message; the handler gets { id, owner }; client headers merge and the record wins',
+  async () => {
+    const got: any[] = [];
+    (globalThis as any).__rmqRecord = got;
+    const {Reader} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, Payload, RmqContext } from '@nestjs/microservices';
 @Controller()
@@ -260,20 +364,34 @@ export class Reader {
     (globalThis as any).__rmqRecord.push({ data, headers, priority });
   }
 }
-`, 'rmq-reader');
-  @Module({controllers: [Reader]})
-  class ReaderModule {}
-  const queueOptions = {durable: true, maxPriority: 10};
-  const app = await micro(ReaderModule, {queue: 'record_queue', queueOptions});
-  const {CatsService} = samples(page, {under: 'record-builders'}).require('cats.service');
-  const c = client({queue: 'record_queue', queueOptions, headers: {'x-client': 'api-gateway', 'x-adoption-source': 'default'}});
-  try {
-    new CatsService(c).adopt(4, 'Cy');
-    await until(() => got.length > 0);
-    expect(got[0]).toEqual({data: {id: 4, owner: 'Cy'}, headers: {'x-client': 'api-gateway', 'x-adoption-source': 'web'}, priority: 3});
-    expect(new RmqRecordBuilder({a: 1}).setOptions({priority: 1}).build()).toEqual({data: {a: 1}, options: {priority: 1}});
-  } finally {
-    c.close();
-    await closeApp(app);
-  }
-});
+`,
+      'rmq-reader',
+    );
+    @Module({controllers: [Reader]})
+    class ReaderModule {}
+    const queueOptions = {durable: true, maxPriority: 10};
+    const app = await micro(ReaderModule, {queue: 'record_queue', queueOptions});
+    const {CatsService} = samples(page, {under: 'record-builders'}).require('cats.service');
+    const c = client({
+      queue: 'record_queue',
+      queueOptions,
+      headers: {'x-client': 'api-gateway', 'x-adoption-source': 'default'},
+    });
+    try {
+      new CatsService(c).adopt(4, 'Cy');
+      await until(() => got.length > 0);
+      expect(got[0]).toEqual({
+        data: {id: 4, owner: 'Cy'},
+        headers: {'x-client': 'api-gateway', 'x-adoption-source': 'web'},
+        priority: 3,
+      });
+      expect(new RmqRecordBuilder({a: 1}).setOptions({priority: 1}).build()).toEqual({
+        data: {a: 1},
+        options: {priority: 1},
+      });
+    } finally {
+      c.close();
+      await closeApp(app);
+    }
+  },
+);

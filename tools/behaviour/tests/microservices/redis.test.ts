@@ -4,7 +4,20 @@ import {mkdtempSync, writeFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {connect} from 'node:net';
-import {claim, samples, fragment, compileModule, service, nest, memoryLogger, expectOutput, findBinary, freePort, repoRoot, type Service} from '../../lib';
+import {
+  claim,
+  samples,
+  fragment,
+  compileModule,
+  service,
+  nest,
+  memoryLogger,
+  expectOutput,
+  findBinary,
+  freePort,
+  repoRoot,
+  type Service,
+} from '../../lib';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -34,7 +47,9 @@ async function subscribers(channels: string[], n: number): Promise<void> {
   const admin = redisClient(redis.url);
   try {
     for (let i = 0; i < 100; i += 1) {
-      const reply: (string | number)[] = await new Promise((done, fail) => admin.pubsub('numsub', ...channels, (err: Error, r: any) => (err ? fail(err) : done(r))));
+      const reply: (string | number)[] = await new Promise((done, fail) =>
+        admin.pubsub('numsub', ...channels, (err: Error, r: any) => (err ? fail(err) : done(r))),
+      );
       const counts = reply.filter((_, index) => index % 2 === 1).map(Number);
       if (counts.every((count) => count >= n)) return;
       await new Promise((r) => setTimeout(r, 20));
@@ -63,40 +78,73 @@ async function startMicroservice(logger = memoryLogger()) {
   const {AppModule} = set.require('app.module');
   const main = set.sources.get('main')!;
   expect(main).toContain(`url: 'redis://localhost:6379'`);
-  const app = await NestFactory.createMicroservice(AppModule, {transport: Transport.REDIS, logger: logger.logger, options: {url: redis.url}});
+  const app = await NestFactory.createMicroservice(AppModule, {
+    transport: Transport.REDIS,
+    logger: logger.logger,
+    options: {url: redis.url},
+  });
   await app.listen();
+  await subscribers(['cat_created'], 1);
   return {app, logger};
 }
 
-claim(`${page}#context`, 'an event published with emit(\'cat_created\') reaches the handler, and getChannel() names the channel cat_created', async () => {
-  const {app, logger} = await startMicroservice();
-  const client = ClientProxyFactory.create({transport: Transport.REDIS, options: {url: redis.url}});
-  try {
-    await lastValueFrom(client.emit('cat_created', {name: 'Tom', age: 3, breed: 'Persian'}), {defaultValue: undefined});
-    await until(() => logger.text().includes('Tom arrived on channel cat_created'));
-  } finally {
-    client.close();
-    await app.close();
-  }
-});
+claim(
+  `${page}#context`,
+  "an event published with emit('cat_created') reaches the handler, and getChannel() names the channel cat_created",
+  async () => {
+    const {app, logger} = await startMicroservice();
+    const client = ClientProxyFactory.create({
+      transport: Transport.REDIS,
+      options: {url: redis.url},
+    });
+    try {
+      await lastValueFrom(client.emit('cat_created', {name: 'Tom', age: 3, breed: 'Persian'}), {
+        defaultValue: undefined,
+      });
+      await until(() => logger.text().includes('Tom arrived on channel cat_created'));
+    } finally {
+      client.close();
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#overview`, 'the transporter opens two connections to Redis (one subscriber, one publisher)', async () => {
-  const admin = redisClient(redis.url);
-  const count = () => new Promise<number>((done, fail) => admin.client('list', (err: Error, list: string) => (err ? fail(err) : done(list.trim().split('\n').length))));
-  const before = await count();
-  const {app} = await startMicroservice();
-  try {
-    await until(() => true);
-    expect((await count()) - before).toBe(2);
-  } finally {
-    await app.close();
-    admin.quit();
-  }
-});
+claim(
+  `${page}#overview`,
+  'the transporter opens two connections to Redis (one subscriber, one publisher)',
+  async () => {
+    const admin = redisClient(redis.url);
+    const count = () =>
+      new Promise<number>((done, fail) =>
+        admin.client('list', (err: Error, list: string) =>
+          err ? fail(err) : done(list.trim().split('\n').length),
+        ),
+      );
+    const before = await count();
+    const {app} = await startMicroservice();
+    try {
+      // The helper's own admin connection (PUBSUB NUMSUB) may take a moment to leave.
+      let added = 0;
+      for (let i = 0; i < 50; i += 1) {
+        added = (await count()) - before;
+        if (added === 2) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(added).toBe(2);
+    } finally {
+      await app.close();
+      admin.quit();
+    }
+  },
+);
 
-claim(`${page}#channels`, 'a request goes to the channel named after the normalized pattern, the reply to the same name + .reply; the packet carries pattern, data and id', async () => {
-  const logger = memoryLogger();
-  const {ControllerFind} = compileModule(`
+claim(
+  `${page}#channels`,
+  'a request goes to the channel named after the normalized pattern, the reply to the same name + .reply; the packet carries pattern, data and id',
+  async () => {
+    const logger = memoryLogger();
+    const {ControllerFind} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 @Controller()
@@ -104,53 +152,77 @@ export class ControllerFind {
   @MessagePattern({ entity: 'cat', action: 'find' })
   find(@Payload() id: number) { return { id, name: 'Tom' }; }
 }
-`, 'redis-find');
-  @Module({controllers: [ControllerFind]})
-  class FindModule {}
-  const app = await NestFactory.createMicroservice(FindModule, {transport: Transport.REDIS, logger: logger.logger, options: {url: redis.url}});
-  await app.listen();
-  const watcher = redisClient(redis.url);
-  const seen: {channel: string; message: any}[] = [];
-  watcher.on('pmessage', (_p: string, channel: string, message: string) => seen.push({channel, message: JSON.parse(message)}));
-  await new Promise((r) => watcher.psubscribe('*', r));
-  const client = ClientProxyFactory.create({transport: Transport.REDIS, options: {url: redis.url}});
-  try {
-    const cat = await lastValueFrom(client.send({entity: 'cat', action: 'find'}, 7));
-    expect(cat).toEqual({id: 7, name: 'Tom'});
-    // Keys in another order: the same normalized channel.
-    expect(await lastValueFrom(client.send({action: 'find', entity: 'cat'}, 8))).toEqual({id: 8, name: 'Tom'});
-    await until(() => seen.length >= 4);
-    expect(seen[2].channel).toBe(seen[0].channel);
-    expect(seen[0].channel).toBe('{"action":"find","entity":"cat"}');
-    expect(seen[1].channel).toBe('{"action":"find","entity":"cat"}.reply');
-    expect(seen[1].message.id).toBe(seen[0].message.id);
-    expectOutput(page, 'redis-request', seen[0].message, [[/"id":\s*"[^"]+"/, '"id":"ID"']]);
-  } finally {
-    client.close();
-    watcher.quit();
-    await app.close();
-  }
-});
+`,
+      'redis-find',
+    );
+    @Module({controllers: [ControllerFind]})
+    class FindModule {}
+    const app = await NestFactory.createMicroservice(FindModule, {
+      transport: Transport.REDIS,
+      logger: logger.logger,
+      options: {url: redis.url},
+    });
+    await app.listen();
+    await subscribers(['{"action":"find","entity":"cat"}'], 1);
+    const watcher = redisClient(redis.url);
+    const seen: {channel: string; message: any}[] = [];
+    watcher.on('pmessage', (_p: string, channel: string, message: string) =>
+      seen.push({channel, message: JSON.parse(message)}),
+    );
+    await new Promise((r) => watcher.psubscribe('*', r));
+    const client = ClientProxyFactory.create({
+      transport: Transport.REDIS,
+      options: {url: redis.url},
+    });
+    try {
+      const cat = await lastValueFrom(client.send({entity: 'cat', action: 'find'}, 7));
+      expect(cat).toEqual({id: 7, name: 'Tom'});
+      // Keys in another order: the same normalized channel.
+      expect(await lastValueFrom(client.send({action: 'find', entity: 'cat'}, 8))).toEqual({
+        id: 8,
+        name: 'Tom',
+      });
+      await until(() => seen.length >= 4);
+      expect(seen[2].channel).toBe(seen[0].channel);
+      expect(seen[0].channel).toBe('{"action":"find","entity":"cat"}');
+      expect(seen[1].channel).toBe('{"action":"find","entity":"cat"}.reply');
+      expect(seen[1].message.id).toBe(seen[0].message.id);
+      expectOutput(page, 'redis-request', seen[0].message, [[/"id":\s*"[^"]+"/, '"id":"ID"']]);
+    } finally {
+      client.close();
+      watcher.quit();
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#channels`, 'publishing the page\'s JSON packet by hand on cat_created triggers the @EventPattern handler', async () => {
-  const command = fragment(page, 'channels', 'redis-cli publish').value.trim();
-  const match = /^redis-cli publish (\S+) '(.*)'$/.exec(command)!;
-  expect(match[1]).toBe('cat_created');
-  const {app, logger} = await startMicroservice();
-  const publisher = redisClient(redis.url);
-  try {
-    await new Promise((r) => publisher.publish(match[1], match[2], r));
-    await until(() => logger.text().includes('Tom arrived on channel cat_created'));
-  } finally {
-    publisher.quit();
-    await app.close();
-  }
-});
+claim(
+  `${page}#channels`,
+  "publishing the page's JSON packet by hand on cat_created triggers the @EventPattern handler",
+  async () => {
+    const command = fragment(page, 'channels', 'redis-cli publish').value.trim();
+    const match = /^redis-cli publish (\S+) '(.*)'$/.exec(command)!;
+    expect(match[1]).toBe('cat_created');
+    const {app, logger} = await startMicroservice();
+    const publisher = redisClient(redis.url);
+    try {
+      await new Promise((r) => publisher.publish(match[1], match[2], r));
+      await until(() => logger.text().includes('Tom arrived on channel cat_created'));
+    } finally {
+      publisher.quit();
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#channels`, 'two instances of one microservice both handle each event, and both answer a request (the client keeps the first answer)', async () => {
-  const counts = {events: 0, requests: 0};
-  (globalThis as any).__redisCounts = counts;
-  const {Twice} = compileModule(`
+claim(
+  `${page}#channels`,
+  'two instances of one microservice both handle each event, and both answer a request (the client keeps the first answer)',
+  async () => {
+    const counts = {events: 0, requests: 0};
+    (globalThis as any).__redisCounts = counts;
+    const {Twice} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { EventPattern, MessagePattern } from '@nestjs/microservices';
 @Controller()
@@ -158,72 +230,104 @@ export class Twice {
   @EventPattern('twice_event') onEvent() { (globalThis as any).__redisCounts.events++; }
   @MessagePattern('twice_request') onRequest() { (globalThis as any).__redisCounts.requests++; return 'answer'; }
 }
-`, 'redis-twice');
-  @Module({controllers: [Twice]})
-  class TwiceModule {}
-  const start = async () => {
-    const app = await NestFactory.createMicroservice(TwiceModule, {transport: Transport.REDIS, logger: false, options: {url: redis.url}});
-    await app.listen();
-    return app;
-  };
-  const [a, b] = [await start(), await start()];
-  // listen() resolves on 'connect', a moment before Redis has processed the SUBSCRIBE commands.
-  await subscribers(['twice_event', 'twice_request'], 2);
-  const client = ClientProxyFactory.create({transport: Transport.REDIS, options: {url: redis.url}});
-  try {
-    await lastValueFrom(client.emit('twice_event', {}), {defaultValue: undefined});
-    expect(await lastValueFrom(client.send('twice_request', {}))).toBe('answer');
-    await until(() => counts.events === 2 && counts.requests === 2).catch(() => {
-      throw new Error(`counts: ${JSON.stringify(counts)}`);
+`,
+      'redis-twice',
+    );
+    @Module({controllers: [Twice]})
+    class TwiceModule {}
+    const start = async () => {
+      const app = await NestFactory.createMicroservice(TwiceModule, {
+        transport: Transport.REDIS,
+        logger: false,
+        options: {url: redis.url},
+      });
+      await app.listen();
+      return app;
+    };
+    const [a, b] = [await start(), await start()];
+    // listen() resolves on 'connect', a moment before Redis has processed the SUBSCRIBE commands.
+    await subscribers(['twice_event', 'twice_request'], 2);
+    const client = ClientProxyFactory.create({
+      transport: Transport.REDIS,
+      options: {url: redis.url},
     });
-  } finally {
-    client.close();
-    await a.close();
-    await b.close();
-  }
-});
+    try {
+      await lastValueFrom(client.emit('twice_event', {}), {defaultValue: undefined});
+      expect(await lastValueFrom(client.send('twice_request', {}))).toBe('answer');
+      await until(() => counts.events === 2 && counts.requests === 2).catch(() => {
+        throw new Error(`counts: ${JSON.stringify(counts)}`);
+      });
+    } finally {
+      client.close();
+      await a.close();
+      await b.close();
+    }
+  },
+);
 
-claim(`${page}#channels`, '@EventPattern(\'cats.*\') is an exact channel name: cats.created does not reach it, a channel literally named cats.* does', async () => {
-  const received: string[] = [];
-  (globalThis as any).__redisWildcard = received;
-  const {Wild} = compileModule(`
+claim(
+  `${page}#channels`,
+  "@EventPattern('cats.*') is an exact channel name: cats.created does not reach it, a channel literally named cats.* does",
+  async () => {
+    const received: string[] = [];
+    (globalThis as any).__redisWildcard = received;
+    const {Wild} = compileModule(
+      `
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, RedisContext } from '@nestjs/microservices';
 @Controller()
 export class Wild {
   @EventPattern('cats.*') on(_data: unknown, @Ctx() ctx: RedisContext) { (globalThis as any).__redisWildcard.push(ctx.getChannel()); }
 }
-`, 'redis-wild');
-  @Module({controllers: [Wild]})
-  class WildModule {}
-  const app = await NestFactory.createMicroservice(WildModule, {transport: Transport.REDIS, logger: false, options: {url: redis.url}});
-  await app.listen();
-  const client = ClientProxyFactory.create({transport: Transport.REDIS, options: {url: redis.url}});
-  try {
-    await lastValueFrom(client.emit('cats.created', {}), {defaultValue: undefined});
-    await lastValueFrom(client.emit('cats.*', {}), {defaultValue: undefined});
-    await until(() => received.length > 0);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(received).toEqual(['cats.*']);
-  } finally {
-    client.close();
-    await app.close();
-  }
-});
-
-claim(`${page}#client`, 'the page\'s client module and CatsService send and emit through Redis (TS and JS)', async () => {
-  for (const lang of ['ts', 'js'] as const) {
-    // The module is shown in TypeScript only; the JS reader's CatsService runs with it.
-    const appModule = samples(page, {under: 'client'}).sources.get('app.module')!;
-    const set = samples(page, {
-      lang,
-      under: 'client',
-      files: {'interfaces/cat.interface': lang === 'ts' ? catInterface : 'export {};\n', 'app.module': appModule},
-      edit: {'app.module': [[`url: 'redis://localhost:6379'`, `url: '${redis.url}'`]]},
+`,
+      'redis-wild',
+    );
+    @Module({controllers: [Wild]})
+    class WildModule {}
+    const app = await NestFactory.createMicroservice(WildModule, {
+      transport: Transport.REDIS,
+      logger: false,
+      options: {url: redis.url},
     });
-    const {AppModule} = set.require('app.module');
-    const {CatsService} = set.require('cats.service');
-    const {Answer} = compileModule(`
+    await app.listen();
+    await subscribers(['cats.*'], 1);
+    const client = ClientProxyFactory.create({
+      transport: Transport.REDIS,
+      options: {url: redis.url},
+    });
+    try {
+      await lastValueFrom(client.emit('cats.created', {}), {defaultValue: undefined});
+      await lastValueFrom(client.emit('cats.*', {}), {defaultValue: undefined});
+      await until(() => received.length > 0);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(received).toEqual(['cats.*']);
+    } finally {
+      client.close();
+      await app.close();
+    }
+  },
+);
+
+claim(
+  `${page}#client`,
+  "the page's client module and CatsService send and emit through Redis (TS and JS)",
+  async () => {
+    for (const lang of ['ts', 'js'] as const) {
+      // The module is shown in TypeScript only; the JS reader's CatsService runs with it.
+      const appModule = samples(page, {under: 'client'}).sources.get('app.module')!;
+      const set = samples(page, {
+        lang,
+        under: 'client',
+        files: {
+          'interfaces/cat.interface': lang === 'ts' ? catInterface : 'export {};\n',
+          'app.module': appModule,
+        },
+        edit: {'app.module': [[`url: 'redis://localhost:6379'`, `url: '${redis.url}'`]]},
+      });
+      const {AppModule} = set.require('app.module');
+      const {CatsService} = set.require('cats.service');
+      const {Answer} = compileModule(
+        `
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 @Controller()
@@ -231,54 +335,76 @@ export class Answer {
   @MessagePattern({ entity: 'cat', action: 'find' })
   find(@Payload() id: number) { return { name: 'Tom', age: id, breed: 'Persian' }; }
 }
-`, `redis-answer-${lang}`);
-    @Module({controllers: [Answer]})
-    class AnswerModule {}
-    const micro = await NestFactory.createMicroservice(AnswerModule, {transport: Transport.REDIS, logger: false, options: {url: redis.url}});
-    await micro.listen();
-    const app = await NestFactory.createApplicationContext(AppModule, {logger: false});
-    try {
-      expect(await app.get(CatsService).findOne(3)).toEqual({name: 'Tom', age: 3, breed: 'Persian'});
-    } finally {
-      await app.close();
-      await micro.close();
+`,
+        `redis-answer-${lang}`,
+      );
+      @Module({controllers: [Answer]})
+      class AnswerModule {}
+      const micro = await NestFactory.createMicroservice(AnswerModule, {
+        transport: Transport.REDIS,
+        logger: false,
+        options: {url: redis.url},
+      });
+      await micro.listen();
+      await subscribers(['{"action":"find","entity":"cat"}'], 1);
+      const app = await NestFactory.createApplicationContext(AppModule, {logger: false});
+      try {
+        expect(await app.get(CatsService).findOne(3)).toEqual({
+          name: 'Tom',
+          age: 3,
+          breed: 'Persian',
+        });
+      } finally {
+        await app.close();
+        await micro.close();
+      }
     }
-  }
-});
+  },
+);
 
 /**
  * Outages need a Redis server of their own that the test stops and starts again on the same port,
  * and microservices in child processes (an uncaught exception ends the process that runs it).
  */
-claim(`${page}#options`, 'a lost connection without retryAttempts ends the process with "Error: Retry time exhausted"; with retryAttempts it ends once they are used up; with enough of them it reconnects after a restart', async () => {
-  const binary = findBinary('redis');
-  const port = await freePort();
-  const url = `redis://127.0.0.1:${port}`;
-  const startRedis = async () => {
-    const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {stdio: 'ignore'});
-    for (;;) {
-      const open = await new Promise<boolean>((done) => {
-        const socket = connect(port, '127.0.0.1');
-        socket.once('connect', () => {
-          socket.destroy();
-          done(true);
+claim(
+  `${page}#options`,
+  'a lost connection without retryAttempts ends the process with "Error: Retry time exhausted"; with retryAttempts it ends once they are used up; with enough of them it reconnects after a restart',
+  async () => {
+    const binary = findBinary('redis');
+    const port = await freePort();
+    const url = `redis://127.0.0.1:${port}`;
+    const startRedis = async () => {
+      const child = spawn(
+        binary,
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        {stdio: 'ignore'},
+      );
+      for (;;) {
+        const open = await new Promise<boolean>((done) => {
+          const socket = connect(port, '127.0.0.1');
+          socket.once('connect', () => {
+            socket.destroy();
+            done(true);
+          });
+          socket.once('error', () => done(false));
         });
-        socket.once('error', () => done(false));
+        if (open) return child;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const stopRedis = (child: ChildProcess) =>
+      new Promise<void>((done) => {
+        child.once('exit', () => done());
+        child.kill('SIGKILL');
       });
-      if (open) return child;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-  const stopRedis = (child: ChildProcess) => new Promise<void>((done) => {
-    child.once('exit', () => done());
-    child.kill('SIGKILL');
-  });
-  // The page's production options, scaled down in time (30 x 2000 ms would take a minute).
-  const shown = fragment(page, 'options', 'retryAttempts: 30').value;
-  expect(shown).toContain('retryDelay: 2000');
-  const dir = mkdtempSync(join(tmpdir(), 'behaviour-redis-outage-'));
-  const script = join(dir, 'micro.js');
-  writeFileSync(script, `
+    // The page's production options, scaled down in time (30 x 2000 ms would take a minute).
+    const shown = fragment(page, 'options', 'retryAttempts: 30').value;
+    expect(shown).toContain('retryDelay: 2000');
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-redis-outage-'));
+    const script = join(dir, 'micro.js');
+    writeFileSync(
+      script,
+      `
 const { NestFactory } = require('@nestjs/core');
 const { Module, Controller } = require('@nestjs/common');
 const { Transport, EventPattern } = require('@nestjs/microservices');
@@ -292,47 +418,91 @@ Module({ controllers: [Ping] })(AppModule);
   await app.listen();
   console.log('LISTENING');
 })();
-`);
-  const children: ChildProcess[] = [];
-  const run = (options: object) => {
-    const child = spawn(process.execPath, [script, JSON.stringify(options)], {env: {...process.env, NODE_PATH: join(repoRoot, 'tools', 'behaviour', 'node_modules')}});
-    children.push(child);
-    const state = {out: '', code: null as number | null, exitedAt: 0};
-    child.stdout!.on('data', (chunk) => (state.out += chunk));
-    child.stderr!.on('data', (chunk) => (state.out += chunk));
-    child.on('exit', (code) => {
-      state.code = code;
-      state.exitedAt = Date.now();
+`,
+    );
+    const children: ChildProcess[] = [];
+    const run = (options: object) => {
+      const child = spawn(process.execPath, [script, JSON.stringify(options)], {
+        env: {...process.env, NODE_PATH: join(repoRoot, 'tools', 'behaviour', 'node_modules')},
+      });
+      children.push(child);
+      const state = {out: '', code: null as number | null, exitedAt: 0};
+      child.stdout!.on('data', (chunk) => (state.out += chunk));
+      child.stderr!.on('data', (chunk) => (state.out += chunk));
+      child.on('exit', (code) => {
+        state.code = code;
+        state.exitedAt = Date.now();
+      });
+      return state;
+    };
+    let server = await startRedis();
+    try {
+      const none = run({url});
+      const few = run({url, retryAttempts: 3, retryDelay: 200});
+      const many = run({url, retryAttempts: 100, retryDelay: 100});
+      await until(() => [none, few, many].every((s) => s.out.includes('LISTENING')), 15_000);
+      const stoppedAt = Date.now();
+      await stopRedis(server);
+      await until(() => none.code !== null && few.code !== null, 15_000);
+      expect(none.code).toBe(1);
+      expect(none.out).toContain('Error: Retry time exhausted');
+      expect(few.code).toBe(1);
+      expect(few.out).toContain('Error: Retry time exhausted');
+      // Three attempts 200 ms apart before it gives up.
+      expect(few.exitedAt - stoppedAt).toBeGreaterThanOrEqual(600);
+      expect(many.code).toBe(null);
+      server = await startRedis();
+      const publisher = redisClient(url);
+      await until(() => {
+        publisher.publish('ping', JSON.stringify({pattern: 'ping', data: 1}));
+        return many.out.includes('PING');
+      }, 10_000);
+      publisher.quit();
+      expect(many.code).toBe(null);
+    } finally {
+      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+      await stopRedis(server);
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+  60_000,
+);
+
+claim(
+  `${page}#overview`,
+  'listen() resolves before Redis has processed the SUBSCRIBE commands: PUBSUB NUMSUB is still 0 at that moment',
+  async () => {
+    const {Early} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { EventPattern } from '@nestjs/microservices';
+@Controller()
+export class Early { @EventPattern('early_event') on() {} }
+`,
+      'redis-early',
+    );
+    @Module({controllers: [Early]})
+    class EarlyModule {}
+    const admin = redisClient(redis.url);
+    await new Promise((r) => admin.once('ready', r));
+    const numsub = () =>
+      new Promise<number>((done, fail) =>
+        admin.pubsub('numsub', 'early_event', (err: Error, reply: any[]) =>
+          err ? fail(err) : done(Number(reply[1])),
+        ),
+      );
+    const app = await NestFactory.createMicroservice(EarlyModule, {
+      transport: Transport.REDIS,
+      logger: false,
+      options: {url: redis.url},
     });
-    return state;
-  };
-  let server = await startRedis();
-  try {
-    const none = run({url});
-    const few = run({url, retryAttempts: 3, retryDelay: 200});
-    const many = run({url, retryAttempts: 100, retryDelay: 100});
-    await until(() => [none, few, many].every((s) => s.out.includes('LISTENING')), 15_000);
-    const stoppedAt = Date.now();
-    await stopRedis(server);
-    await until(() => none.code !== null && few.code !== null, 15_000);
-    expect(none.code).toBe(1);
-    expect(none.out).toContain('Error: Retry time exhausted');
-    expect(few.code).toBe(1);
-    expect(few.out).toContain('Error: Retry time exhausted');
-    // Three attempts 200 ms apart before it gives up.
-    expect(few.exitedAt - stoppedAt).toBeGreaterThanOrEqual(600);
-    expect(many.code).toBe(null);
-    server = await startRedis();
-    const publisher = redisClient(url);
-    await until(() => {
-      publisher.publish('ping', JSON.stringify({pattern: 'ping', data: 1}));
-      return many.out.includes('PING');
-    }, 10_000);
-    publisher.quit();
-    expect(many.code).toBe(null);
-  } finally {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    await stopRedis(server);
-    rmSync(dir, {recursive: true, force: true});
-  }
-}, 60_000);
+    try {
+      await app.listen();
+      expect(await numsub()).toBe(0);
+      await subscribers(['early_event'], 1);
+    } finally {
+      await app.close();
+      admin.quit();
+    }
+  },
+);
