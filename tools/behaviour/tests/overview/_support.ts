@@ -7,7 +7,7 @@ import {request as httpRequest} from 'node:http';
 import {writeFileSync} from 'node:fs';
 import {basename, join} from 'node:path';
 import {afterEach} from 'vitest';
-import {nest, listen} from '../../lib';
+import {nest, listen, samples} from '../../lib';
 
 const {Module} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -275,4 +275,14 @@ export async function expectGlobalOnlyOverHttp(kind: EnhancerKind, expectFn: (ac
     expectFn({how, ws: inherited.wsRan}).toEqual({how, ws: ['ws handler', 'ws handler']});
     expectFn(inherited.rpcRan).toContain(kind);
   }
+}
+
+/**
+ * The page's samples; for the JavaScript halves, every file is rebuilt without decorator metadata, as Babel
+ * builds them for a JS reader (so a JS half that leans on type metadata fails here as it would there).
+ */
+export function pageSamples(page: string, options: Parameters<typeof samples>[1] = {}) {
+  const set = samples(page, options);
+  if (options?.lang === 'js') for (const name of set.sources.keys()) withoutMetadata(set, name);
+  return set;
 }

@@ -1,6 +1,6 @@
 import {expect} from 'vitest';
 import {claim, samples, nest} from '../../lib';
-import {start, call, answersWithin, platforms} from './_support';
+import {start, call, answersWithin, platforms, pageSamples} from './_support';
 
 const common = nest('@nestjs/common');
 const {Controller, Get, Post, All, Param, Query, Headers, HostParam, Res, HttpCode, NotFoundException, Redirect, Module, UseInterceptors} = common;
@@ -48,8 +48,8 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#redirection`, `@Redirect(url, 301) answers 301 with that Location; the returned { url } overrides it, keeping the status (${lang})`, async () => {
-    const {CatsController} = samples(page, {lang, pick: {'cats.controller': 7}}).require('cats.controller');
-    const {CatsController: Guide} = samples(page, {lang, pick: {'cats.controller': 8}}).require('cats.controller');
+    const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 7}}).require('cats.controller');
+    const {CatsController: Guide} = pageSamples(page, {lang, pick: {'cats.controller': 8}}).require('cats.controller');
     const {base} = await start([CatsController]);
     const adopt = await call(base, 'GET', '/cats/adopt');
     expect([adopt.status, adopt.headers.location]).toEqual([301, 'https://example.com/adoption-center']);
@@ -62,7 +62,7 @@ for (const lang of ['ts', 'js'] as const) {
 
   claim(`${page}#route-parameters`, `@Param() and @Param('id') both give "This action returns cat #1" for GET /cats/1 (${lang})`, async () => {
     for (const n of [9, 10]) {
-      const {CatsController} = samples(page, {lang, pick: {'cats.controller': n}}).require('cats.controller');
+      const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': n}}).require('cats.controller');
       const {base} = await start([CatsController]);
       expect((await call(base, 'GET', '/cats/1')).text).toBe('This action returns cat #1');
     }
@@ -81,7 +81,7 @@ for (const lang of ['ts', 'js'] as const) {
 
   claim(`${page}#asynchronicity`, `an async handler and an Observable handler both answer the JSON array (${lang})`, async () => {
     for (const n of [11, 12]) {
-      const {CatsController} = samples(page, {lang, pick: {'cats.controller': n}}).require('cats.controller');
+      const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': n}}).require('cats.controller');
       const {base} = await start([CatsController]);
       const reply = await call(base, 'GET', '/cats');
       expect([reply.status, reply.headers['content-type'], reply.json()]).toEqual([200, 'application/json; charset=utf-8', ['Tom', 'Felix']]);
@@ -107,7 +107,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#library-specific-approach`, `with @Res(), POST answers 201 with an empty body and GET answers [] (${lang})`, async () => {
-    const {CatsController} = samples(page, {lang, pick: {'cats.controller': 15}}).require('cats.controller');
+    const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 15}}).require('cats.controller');
     const {base} = await start([CatsController]);
     const created = await call(base, 'POST', '/cats');
     expect([created.status, created.text]).toEqual([201, '']);
@@ -116,7 +116,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#library-specific-approach`, `with @Res({ passthrough: true }), the handler sets a cookie and Nest still sends the returned [] (${lang})`, async () => {
-    const {CatsController} = samples(page, {lang, pick: {'cats.controller': 16}}).require('cats.controller');
+    const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 16}}).require('cats.controller');
     const {base} = await start([CatsController]);
     const reply = await call(base, 'GET', '/cats');
     expect(reply.status).toBe(200);
@@ -125,7 +125,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#request-payloads`, `@Body() receives the parsed JSON body (${lang})`, async () => {
-    const {CatsController} = samples(page, {lang, pick: {'cats.controller': 13}}).require('cats.controller');
+    const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 13}}).require('cats.controller');
     const {base} = await start([CatsController]);
     const reply = await call(base, 'POST', '/cats', {body: {name: 'Tom', age: 3, breed: 'Maine Coon'}});
     expect([reply.status, reply.text]).toEqual([201, 'This action adds a new cat named Tom']);

@@ -1,6 +1,6 @@
 import {expect} from 'vitest';
 import {claim, samples, nest} from '../../lib';
-import {start, call} from './_support';
+import {start, call, pageSamples} from './_support';
 
 const common = nest('@nestjs/common');
 const {Module, Controller, Get, UsePipes, createParamDecorator, applyDecorators, SetMetadata, UseGuards} = common;
@@ -29,14 +29,14 @@ export class UserEntity {
 
 for (const lang of ['ts', 'js'] as const) {
   claim(`${page}#param-decorators`, `@User() hands the handler request.user: "Cats owned by Alice" (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'user.decorator': 1, 'cats.controller': 1}, files: {'user.entity': 'export class UserEntity {}'}});
+    const set = pageSamples(page, {lang, pick: {'user.decorator': 1, 'cats.controller': 1}, files: {'user.entity': 'export class UserEntity {}'}});
     const {CatsController} = set.require('cats.controller');
     const {base} = await start([CatsController], {setup: (app) => app.use(authenticate(alice))});
     expect((await call(base, 'GET', '/cats/mine', {headers: {'x-token': 'secret'}})).text).toBe('Cats owned by Alice');
   });
 
   claim(`${page}#passing-data`, `@User('firstName') yields the first name, @User() still the whole user (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'user.decorator': 2, 'cats.controller': 2}});
+    const set = pageSamples(page, {lang, pick: {'user.decorator': 2, 'cats.controller': 2}});
     const {CatsController} = set.require('cats.controller');
     const {User} = set.require('user.decorator');
     @Controller('users')

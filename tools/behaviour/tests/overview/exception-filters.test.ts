@@ -1,6 +1,6 @@
 import {expect, vi} from 'vitest';
 import {claim, samples, nest, expectOutput, listen} from '../../lib';
-import {start, call, platforms, expectGlobalOnlyOverHttp, onClose} from './_support';
+import {start, call, platforms, expectGlobalOnlyOverHttp, onClose, pageSamples} from './_support';
 
 const common = nest('@nestjs/common');
 const core = nest('@nestjs/core');
@@ -60,7 +60,7 @@ for (const platform of platforms) {
 
 for (const lang of ['ts', 'js'] as const) {
   claim(`${page}#throwing-standard-exceptions`, `HttpException('Forbidden', FORBIDDEN) answers 403 with statusCode and message (${lang})`, async () => {
-    const {CatsController} = samples(page, {lang, pick: {'cats.controller': 1}}).require('cats.controller');
+    const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 1}}).require('cats.controller');
     const {base} = await start([CatsController]);
     const reply = await call(base, 'GET', '/cats');
     expect(reply.status).toBe(403);
@@ -68,7 +68,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#throwing-standard-exceptions`, `an object response is the whole body, the status comes from the second argument (${lang})`, async () => {
-    const {CatsController} = samples(page, {lang, pick: {'cats.controller': 2}}).require('cats.controller');
+    const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 2}}).require('cats.controller');
     const {base} = await start([CatsController]);
     const reply = await call(base, 'GET', '/cats');
     expect(reply.status).toBe(403);
@@ -76,7 +76,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#binding-filters`, `@UseFilters(new HttpExceptionFilter()) answers the ForbiddenException with statusCode, message, timestamp and path (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'cats.controller': 4}, files: {'create-cat.dto': 'export class CreateCatDto {}'}});
+    const set = pageSamples(page, {lang, pick: {'cats.controller': 4}, files: {'create-cat.dto': 'export class CreateCatDto {}'}});
     const {CatsController} = set.require('cats.controller');
     const {base} = await start([CatsController]);
     const reply = await call(base, 'POST', '/cats', {body: {name: 'Tom'}});
@@ -88,7 +88,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#binding-filters`, `@UseFilters(HttpExceptionFilter) on the controller class covers its handlers (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'cats.controller': 5}});
+    const set = pageSamples(page, {lang, pick: {'cats.controller': 5}});
     const {CatsController} = set.require('cats.controller');
     const {HttpExceptionFilter} = set.require('http-exception.filter');
     @Controller('cats')
@@ -107,7 +107,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#catch-everything`, `the HttpAdapterHost catch-all filter answers any error with statusCode, timestamp and path (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'all-exceptions.filter': 1}});
+    const set = pageSamples(page, {lang, pick: {'all-exceptions.filter': 1}});
     const {AllExceptionsFilter} = set.require('all-exceptions.filter');
     @Module({controllers: [BoomController], providers: [{provide: APP_FILTER, useClass: AllExceptionsFilter}]})
     class AppModule {}

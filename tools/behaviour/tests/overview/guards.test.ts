@@ -1,6 +1,6 @@
 import {expect} from 'vitest';
 import {claim, samples, nest, expectOutput} from '../../lib';
-import {start, call, platforms, expectGlobalOnlyOverHttp, microserviceGlobalProbe} from './_support';
+import {start, call, platforms, expectGlobalOnlyOverHttp, microserviceGlobalProbe, pageSamples} from './_support';
 
 const common = nest('@nestjs/common');
 const {APP_GUARD, Reflector} = nest('@nestjs/core');
@@ -34,7 +34,7 @@ function moduleOf(controller: unknown, providers: unknown[] = []) {
 
 for (const lang of ['ts', 'js'] as const) {
   claim(`${page}#authorization-guard`, `AuthGuard lets the request through when validateRequest() is true and answers 403 when it is false (${lang})`, async () => {
-    const set = samples(page, {lang, files: {'validate-request': `export function validateRequest(request) { return request.headers['x-token'] === 'secret'; }`}});
+    const set = pageSamples(page, {lang, files: {'validate-request': `export function validateRequest(request) { return request.headers['x-token'] === 'secret'; }`}});
     const {AuthGuard} = set.require('auth.guard');
     @Controller('cats')
     @UseGuards(AuthGuard)
@@ -52,7 +52,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#binding-guards`, `the skeleton RolesGuard bound with @UseGuards() on the controller lets every request through (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'cats.controller': 1, 'roles.guard': 1}, files: support});
+    const set = pageSamples(page, {lang, pick: {'cats.controller': 1, 'roles.guard': 1}, files: support});
     const {CatsController} = set.require('cats.controller');
     const {CatsService} = set.require('cats.service');
     const {base} = await start(moduleOf(CatsController, [CatsService]));
@@ -61,7 +61,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#the-current-user`, `with @Roles('admin'), POST /cats answers 403 "Forbidden resource" without the role and 201 with it; GET stays public (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'cats.controller': 3, 'roles.guard': 2}, files: support});
+    const set = pageSamples(page, {lang, pick: {'cats.controller': 3, 'roles.guard': 2}, files: support});
     const {CatsController} = set.require('cats.controller');
     const {CatsService} = set.require('cats.service');
     const {RolesGuard} = set.require('roles.guard');

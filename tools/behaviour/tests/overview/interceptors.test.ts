@@ -1,6 +1,6 @@
 import {expect, vi} from 'vitest';
 import {claim, samples, nest, expectOutput} from '../../lib';
-import {start, call, platforms, expectGlobalOnlyOverHttp} from './_support';
+import {start, call, platforms, expectGlobalOnlyOverHttp, pageSamples} from './_support';
 
 const common = nest('@nestjs/common');
 const {APP_INTERCEPTOR} = nest('@nestjs/core');
@@ -35,7 +35,7 @@ function capture() {
 
 for (const lang of ['ts', 'js'] as const) {
   claim(`${page}#binding-interceptors`, `the LoggingInterceptor bound to CatsController prints Before... then After... Nms for GET /cats (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'cats.controller': 1}, files: {'cats.service': catsService()}});
+    const set = pageSamples(page, {lang, pick: {'cats.controller': 1}, files: {'cats.service': catsService()}});
     const {CatsController} = set.require('cats.controller');
     const {CatsService} = set.require('cats.service');
     const {base} = await start(moduleOf([CatsController], [CatsService]));
@@ -49,7 +49,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#response-mapping`, `TransformInterceptor wraps the handler's [] as { "data": [] } (${lang})`, async () => {
-    const {TransformInterceptor} = samples(page, {lang}).require('transform.interceptor');
+    const {TransformInterceptor} = pageSamples(page, {lang}).require('transform.interceptor');
     @Controller('cats')
     @UseInterceptors(TransformInterceptor)
     class CatsController {
@@ -63,7 +63,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#exception-mapping`, `ErrorsInterceptor turns any error of the handler, or of a pipe, into 502 Bad Gateway, but not a guard's (${lang})`, async () => {
-    const {ErrorsInterceptor} = samples(page, {lang}).require('errors.interceptor');
+    const {ErrorsInterceptor} = pageSamples(page, {lang}).require('errors.interceptor');
     @Controller('cats')
     @UseInterceptors(ErrorsInterceptor)
     class CatsController {
@@ -91,7 +91,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#stream-overriding`, `CacheInterceptor answers [] without running the handler (${lang})`, async () => {
-    const {CacheInterceptor} = samples(page, {lang}).require('cache.interceptor');
+    const {CacheInterceptor} = pageSamples(page, {lang}).require('cache.interceptor');
     let ran = false;
     @Controller('cats')
     @UseInterceptors(CacheInterceptor)
@@ -108,7 +108,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#more-operators`, `TimeoutInterceptor turns a slow handler into 408 Request Timeout; the handler's work keeps running (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'cats.controller': 2}, edit: {'timeout.interceptor': [['timeout(5000)', 'timeout(100)']]}, files: {'cats.service': catsService(400)}});
+    const set = pageSamples(page, {lang, pick: {'cats.controller': 2}, edit: {'timeout.interceptor': [['timeout(5000)', 'timeout(100)']]}, files: {'cats.service': catsService(400)}});
     const {CatsController} = set.require('cats.controller');
     const {CatsService} = set.require('cats.service');
     const {app, base} = await start(moduleOf([CatsController], [CatsService]));
@@ -120,7 +120,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#response-mapping`, `ExcludeNullInterceptor turns a null result into an empty string (${lang})`, async () => {
-    const {ExcludeNullInterceptor} = samples(page, {lang}).require('exclude-null.interceptor');
+    const {ExcludeNullInterceptor} = pageSamples(page, {lang}).require('exclude-null.interceptor');
     @Controller('cats')
     @UseInterceptors(ExcludeNullInterceptor)
     class CatsController {

@@ -1,6 +1,6 @@
 import {expect, vi} from 'vitest';
 import {claim, samples, nest, fragment} from '../../lib';
-import {start, call, answersWithin, type Platform} from './_support';
+import {start, call, answersWithin, type Platform, pageSamples} from './_support';
 
 const common = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -124,7 +124,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#dependency-injection`, `MaintenanceMiddleware answers 503 with its message while MAINTENANCE_MODE is 'true', and lets requests through otherwise (${lang})`, async () => {
-    const {MaintenanceMiddleware} = samples(page, {lang}).require('maintenance.middleware');
+    const {MaintenanceMiddleware} = pageSamples(page, {lang}).require('maintenance.middleware');
     for (const mode of ['true', 'false']) {
       @Module({imports: [ConfigModule.forRoot({ignoreEnvFile: true, load: [() => ({MAINTENANCE_MODE: mode})]}), CatsModule]})
       class AppModule {

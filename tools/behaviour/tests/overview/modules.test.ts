@@ -1,6 +1,6 @@
 import {expect} from 'vitest';
 import {claim, samples, nest} from '../../lib';
-import {start, call} from './_support';
+import {start, call, pageSamples} from './_support';
 
 const common = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -37,7 +37,7 @@ async function failure(root: unknown): Promise<string> {
 
 for (const lang of ['ts', 'js'] as const) {
   claim(`${page}#feature-modules`, `AppModule importing CatsModule serves the cats routes as before (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'app.module': 1}, files: providersFiles(lang)});
+    const set = pageSamples(page, {lang, pick: {'app.module': 1}, files: providersFiles(lang)});
     const {AppModule} = set.require('app.module');
     const {base} = await start(AppModule);
     expect((await call(base, 'POST', '/cats', {body: {name: 'Tom', age: 3, breed: 'Persian'}})).status).toBe(201);
@@ -45,7 +45,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#shared-modules`, `every importer of CatsModule gets the same CatsService instance (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'cats.module': 1}, files: providersFiles(lang)});
+    const set = pageSamples(page, {lang, pick: {'cats.module': 1}, files: providersFiles(lang)});
     const {CatsModule} = set.require('cats.module');
     const {CatsService} = set.require('cats.service');
     @Injectable()
@@ -69,7 +69,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#dependency-injection`, `the module class receives CatsService through its constructor (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'cats.module': 2}, files: providersFiles(lang)});
+    const set = pageSamples(page, {lang, pick: {'cats.module': 2}, files: providersFiles(lang)});
     const {CatsModule} = set.require('cats.module');
     const {CatsService} = set.require('cats.service');
     const app = await context(CatsModule);
@@ -78,7 +78,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#global-modules`, `after the @Global() CatsModule is registered once, another module injects CatsService without importing it (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'cats.module': 3}, files: providersFiles(lang)});
+    const set = pageSamples(page, {lang, pick: {'cats.module': 3}, files: providersFiles(lang)});
     const {CatsModule} = set.require('cats.module');
     const {CatsService} = set.require('cats.service');
     @Injectable()
@@ -95,7 +95,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#dynamic-modules`, `DatabaseModule.forRoot() provides the options and DatabaseService, both exported (${lang})`, async () => {
-    const set = samples(page, {lang});
+    const set = pageSamples(page, {lang});
     const {DatabaseModule, DatabaseService, DATABASE_OPTIONS} = set.require('database/database.module');
     @Injectable()
     class Consumer {

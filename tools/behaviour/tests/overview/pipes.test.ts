@@ -1,6 +1,6 @@
 import {expect} from 'vitest';
 import {claim, samples, nest, expectOutput, fragment, compileModule} from '../../lib';
-import {start, call, withoutMetadata, expectGlobalOnlyOverHttp, microserviceGlobalProbe} from './_support';
+import {start, call, withoutMetadata, expectGlobalOnlyOverHttp, microserviceGlobalProbe, pageSamples} from './_support';
 
 const common = nest('@nestjs/common');
 const {APP_PIPE} = nest('@nestjs/core');
@@ -28,7 +28,7 @@ function app(controller: unknown, extra: unknown[] = [], service?: unknown) {
 }
 
 function cats(lang: 'ts' | 'js', n: number, more: Record<string, string> = {}) {
-  const set = samples(page, {lang, pick: {'cats.controller': n}, files: {'cats.service': catsService, ...more}});
+  const set = pageSamples(page, {lang, pick: {'cats.controller': n}, files: {'cats.service': catsService, ...more}});
   return {CatsController: set.require('cats.controller').CatsController, CatsService: set.require('cats.service').CatsService, set};
 }
 
@@ -102,7 +102,7 @@ export class UsersService {
   findOne(id) { return id === 1 ? { id: 1, firstName: 'Alice' } : undefined; }
 }
 `;
-    const set = samples(page, {lang, files: {'users.service': usersService, 'user.entity': 'export class UserEntity {}'}});
+    const set = pageSamples(page, {lang, files: {'users.service': usersService, 'user.entity': 'export class UserEntity {}'}});
     const {UsersController} = set.require('users.controller');
     const {UsersService} = set.require('users.service');
     const {base} = await start(app(UsersController, [], UsersService));
@@ -126,7 +126,7 @@ claim(`${page}#class-validator`, `the class-validator pipe rejects a bad body wi
 });
 
 claim(`${page}#argument-metadata`, `in plain JavaScript (no type metadata, as Babel builds it) metatype is undefined, so the validation pipe lets every value through`, async () => {
-  const set = samples(page, {lang: 'js', pick: {'cats.controller': 7}, files: {'cats.service': catsService}});
+  const set = pageSamples(page, {lang: 'js', pick: {'cats.controller': 7}, files: {'cats.service': catsService}});
   withoutMetadata(set, 'cats.controller');
   const {CatsController} = set.require('cats.controller');
   const {CatsService} = set.require('cats.service');

@@ -1,6 +1,6 @@
 import {expect} from 'vitest';
 import {claim, samples, nest} from '../../lib';
-import {start, call} from './_support';
+import {start, call, pageSamples} from './_support';
 
 const common = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -13,7 +13,7 @@ async function context(root: unknown) {
 
 for (const lang of ['ts', 'js'] as const) {
   claim(`${page}#provider-registration`, `with CatsService registered in AppModule, POST /cats stores a cat and GET /cats returns it (${lang})`, async () => {
-    const set = samples(page, {lang, files: lang === 'ts' ? {'create-cat.dto': 'export class CreateCatDto {}'} : {}});
+    const set = pageSamples(page, {lang, files: lang === 'ts' ? {'create-cat.dto': 'export class CreateCatDto {}'} : {}});
     const {AppModule} = set.require('app.module');
     const {base} = await start(AppModule);
     const created = await call(base, 'POST', '/cats', {body: {name: 'Tom', age: 3, breed: 'Persian'}});
@@ -22,7 +22,7 @@ for (const lang of ['ts', 'js'] as const) {
   });
 
   claim(`${page}#provider-registration`, `without the providers entry, startup fails naming the class whose dependency is missing and the module (${lang})`, async () => {
-    const set = samples(page, {lang, files: lang === 'ts' ? {'create-cat.dto': 'export class CreateCatDto {}'} : {}});
+    const set = pageSamples(page, {lang, files: lang === 'ts' ? {'create-cat.dto': 'export class CreateCatDto {}'} : {}});
     const {CatsController} = set.require('cats.controller');
     @Module({controllers: [CatsController]})
     class AppModule {}
