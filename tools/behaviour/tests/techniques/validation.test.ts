@@ -448,3 +448,38 @@ import { CreateUserDto } from '${set.dir}/create-user.dto.js';
   expect(await answer(false)).toBe('handled');
   expect(await answer(true)).toEqual({error: {status: 'error', message: 'Internal server error'}});
 });
+
+describe('#using-the-built-in-validationpipe options', () => {
+  const controllers = () =>
+    compileModule(
+      `import { Body, Controller, createParamDecorator, ExecutionContext, Post } from '@nestjs/common';
+import { IsString } from 'class-validator';
+import { CreateUserDto } from '${set.dir}/create-user.dto.js';
+export class Undecorated { name: string; }
+export const Account = createParamDecorator((_: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest().body);
+@Controller('options')
+export class OptionsController {
+  @Post('plain') plain(@Body() body: Undecorated) { return 'accepted'; }
+  @Post('custom') custom(@Account() account: CreateUserDto) { return 'accepted'; }
+}`,
+      `validation-options-${Math.random().toString(36).slice(2)}`,
+    ).OptionsController;
+
+  claim(`${page}#using-the-built-in-validationpipe`, 'forbidUnknownValues: true rejects an object whose class has no class-validator decorators', async () => {
+    const lenient = await start([controllers()], (app) => app.useGlobalPipes(new ValidationPipe()));
+    expect((await post(lenient, '/options/plain', {name: 'x'})).status).toBe(201);
+    const strict = await start([controllers()], (app) => app.useGlobalPipes(new ValidationPipe({forbidUnknownValues: true})));
+    const rejected = await post(strict, '/options/plain', {name: 'x'});
+    expect(rejected.status).toBe(400);
+    expect(rejected.body.message).toEqual(['an unknown value was passed to the validate function']);
+  });
+
+  claim(`${page}#using-the-built-in-validationpipe`, 'validateCustomDecorators: parameters of custom decorators are validated only when it is true', async () => {
+    const skipped = await start([controllers()], (app) => app.useGlobalPipes(new ValidationPipe()));
+    expect((await post(skipped, '/options/custom', {email: 'nope'})).status).toBe(201);
+    const checked = await start([controllers()], (app) => app.useGlobalPipes(new ValidationPipe({validateCustomDecorators: true})));
+    const rejected = await post(checked, '/options/custom', {email: 'nope', password: 'x'});
+    expect(rejected.status).toBe(400);
+    expect(rejected.body.message).toEqual(['email must be an email']);
+  });
+});
