@@ -375,3 +375,41 @@ Module({ controllers: [CatsController] })(AppModule);
     rmSync(dir, {recursive: true, force: true});
   }
 });
+
+claim(`${page}#host-handler-arguments`, 'in a resolver, getType() is \'graphql\', and GqlAuthenticatedGuard reads req.user through GqlExecutionContext (no user: Forbidden resource in errors)', async () => {
+  const {fragment, compileModule} = await import('../../lib');
+  const {GraphQLModule, Resolver, Query} = nest('@nestjs/graphql');
+  const {GqlAuthenticatedGuard} = compileModule(fragment(page, 'host-handler-arguments', 'class GqlAuthenticatedGuard').value, 'gql-guard');
+  const types: string[] = [];
+  @Injectable()
+  class TypeSpy {
+    canActivate(context: any) {
+      types.push(context.getType());
+      return true;
+    }
+  }
+  @Resolver()
+  class CatsResolver {
+    @Query('secret')
+    secret() {
+      return 'meow';
+    }
+  }
+  UseGuards(TypeSpy, GqlAuthenticatedGuard)(CatsResolver);
+  @Module({imports: [GraphQLModule.forRoot({typeDefs: 'type Query { secret: String }'})], providers: [CatsResolver]})
+  class AppModule {}
+  const app = await NestFactory.create(AppModule, options);
+  app.use((req: any, _res: unknown, next: () => void) => {
+    if (req.headers['x-user']) req.user = {name: req.headers['x-user']};
+    next();
+  });
+  const base = await listen(app);
+  const ask = async (headers: Record<string, string>) =>
+    (await fetch(`${base}/graphql`, {method: 'POST', headers: {'content-type': 'application/json', ...headers}, body: JSON.stringify({query: '{ secret }'})})).json();
+  expect(await ask({'x-user': 'tom'})).toEqual({data: {secret: 'meow'}});
+  const denied = await ask({});
+  expect(denied.data).toEqual({secret: null});
+  expect(denied.errors[0].message).toBe('Forbidden resource');
+  expect(types).toEqual(['graphql', 'graphql']);
+  await app.close();
+});
