@@ -638,3 +638,59 @@ Reflect.defineMetadata('design:paramtypes', [MathService], Http);
     }
   },
 );
+
+claim(
+  `${page}#options`,
+  'a microservice on a port an HTTP app already uses fails to start with EADDRINUSE',
+  async () => {
+    @Module({})
+    class Empty {}
+    const http = await NestFactory.create(Empty, {logger: log.logger});
+    const base = await listen(http);
+    const taken = Number(new URL(base).port);
+    const app = await NestFactory.createMicroservice(Empty, {
+      transport: Transport.TCP,
+      logger: log.logger,
+      options: {host: '127.0.0.1', port: taken},
+    });
+    try {
+      await expect(app.listen()).rejects.toMatchObject({code: 'EADDRINUSE'});
+    } finally {
+      await app.close().catch(() => undefined);
+      await http.close();
+    }
+  },
+);
+
+claim(
+  `${page}#the-client-decorator`,
+  "a @Client() property gets a ClientProxy from the decorator's options in an HTTP app or a microservice, but stays null in a standalone application",
+  async () => {
+    const shown = fragment(page, 'the-client-decorator', '@Client(').value;
+    (globalThis as any).__clientPort = port;
+    const {AppController} = compileModule(
+      shown.replace(
+        'options: { port: 3001 }',
+        `options: { host: '127.0.0.1', port: (globalThis as any).__clientPort }`,
+      ),
+      'basics-client-decorator',
+    );
+    @Module({controllers: [AppController]})
+    class DecoratedModule {}
+    const http = await NestFactory.create(DecoratedModule, {logger: log.logger});
+    await http.init();
+    try {
+      const decorated = http.get(AppController).client;
+      expect(decorated).toBeInstanceOf(ClientTCP);
+      expect(await lastValueFrom(decorated.send({cmd: 'sum'}, [2, 3]))).toBe(5);
+      decorated.close();
+    } finally {
+      await http.close();
+    }
+    const standalone = await NestFactory.createApplicationContext(DecoratedModule, {
+      logger: log.logger,
+    });
+    expect(standalone.get(AppController).client).toBeNull();
+    await standalone.close();
+  },
+);
