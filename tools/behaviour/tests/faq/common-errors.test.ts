@@ -190,7 +190,7 @@ function cyclicModules(): {AppModule: unknown} {
   return {AppModule};
 }
 
-claim(`${page}#circular-dependency-error`, 'an undefined entry of imports fails with the page\'s message; Scope lists the chain of modules', async () => {
+claim(`${page}#circular-dependency-error`, 'an undefined entry of imports fails with the page\'s message; Scope lists the importers of the failing module, not the module itself', async () => {
   const error = await startError(cyclicModules().AppModule);
   expect(error.message.split('\n').pop()).toBe('Scope [AppModule -> CommonModule]');
   expectOutput(page, 'undefined-module-template', error.message, [
