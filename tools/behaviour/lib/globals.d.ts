@@ -1,0 +1,2 @@
+// The tests read decorator metadata (Reflect.getMetadata), as Nest does.
+/// <reference types="reflect-metadata" />
