@@ -32,7 +32,10 @@ export class FakeAuthGuard {
 }
 `;
 
-async function rbacApp(lang: 'ts' | 'js', wiring: 'route' | 'global-roles-route-auth' | 'both-global') {
+async function rbacApp(
+  lang: 'ts' | 'js',
+  wiring: 'route' | 'global-roles-route-auth' | 'both-global',
+) {
   const controllerEdits: [string, string][] =
     wiring === 'global-roles-route-auth'
       ? [["@Controller('cats')", "@UseGuards(FakeAuthGuard)\n@Controller('cats')"]]
@@ -45,12 +48,21 @@ async function rbacApp(lang: 'ts' | 'js', wiring: 'route' | 'global-roles-route-
     edit: {
       'cats.controller': [
         ...controllerEdits,
-        [/^import \{ (Bind, )?Body, Controller/m, 'import { UseGuards, Get } from \'@nestjs/common\';\nimport { FakeAuthGuard } from \'./fake-auth.guard\';\nimport { RolesGuard } from \'./roles.guard\';\nimport { $1Body, Controller'],
-        [/\n\}\s*$/, "\n  @Get()\n  findAll() { return []; }\n}\n"],
+        [
+          /^import \{ (Bind, )?Body, Controller/m,
+          "import { UseGuards, Get } from '@nestjs/common';\nimport { FakeAuthGuard } from './fake-auth.guard';\nimport { RolesGuard } from './roles.guard';\nimport { $1Body, Controller",
+        ],
+        [/\n\}\s*$/, '\n  @Get()\n  findAll() { return []; }\n}\n'],
       ],
     },
     files: {
-      'role.enum': lang === 'ts' ? roleEnum : roleEnum.replace(/export enum Role \{[\s\S]*?\}/, "export const Role = { User: 'user', Admin: 'admin' };"),
+      'role.enum':
+        lang === 'ts'
+          ? roleEnum
+          : roleEnum.replace(
+              /export enum Role \{[\s\S]*?\}/,
+              "export const Role = { User: 'user', Admin: 'admin' };",
+            ),
       'cats.service': catsService,
       'dto/create-cat.dto': 'export class CreateCatDto {}',
       'fake-auth.guard': fakeAuth,
@@ -81,60 +93,101 @@ export class AppModule {}
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#basic-rbac-implementation`, `@Roles(Role.Admin) with RolesGuard after the auth guard: an admin creates a cat, a plain user gets 403 (${lang})`, async () => {
-    const call = await rbacApp(lang, 'route');
-    const created = await call('ann');
-    expect(created.status).toBe(201);
-    expect(await created.json()).toEqual({created: {name: 'Tom'}});
-    const refused = await call('bob');
-    expect(refused.status).toBe(403);
-    expectOutput(page, 'roles-forbidden', await refused.json());
-  });
+  claim(
+    `${page}#basic-rbac-implementation`,
+    `@Roles(Role.Admin) with RolesGuard after the auth guard: an admin creates a cat, a plain user gets 403 (${lang})`,
+    async () => {
+      const call = await rbacApp(lang, 'route');
+      const created = await call('ann');
+      expect(created.status).toBe(201);
+      expect(await created.json()).toEqual({created: {name: 'Tom'}});
+      const refused = await call('bob');
+      expect(refused.status).toBe(403);
+      expectOutput(page, 'roles-forbidden', await refused.json());
+    },
+  );
 }
 
-claim(`${page}#basic-rbac-implementation`, 'a route without @Roles() is open to any caller that reached the guard', async () => {
-  const call = await rbacApp('ts', 'route');
-  expect((await call(null, 'GET')).status).toBe(200);
-});
+claim(
+  `${page}#basic-rbac-implementation`,
+  'a route without @Roles() is open to any caller that reached the guard',
+  async () => {
+    const call = await rbacApp('ts', 'route');
+    expect((await call(null, 'GET')).status).toBe(200);
+  },
+);
 
-claim(`${page}#basic-rbac-implementation`, 'both guards global, authentication first: roles are checked against the user', async () => {
-  const call = await rbacApp('ts', 'both-global');
-  expect((await call('ann')).status).toBe(201);
-  expect((await call('bob')).status).toBe(403);
-});
+claim(
+  `${page}#basic-rbac-implementation`,
+  'both guards global, authentication first: roles are checked against the user',
+  async () => {
+    const call = await rbacApp('ts', 'both-global');
+    expect((await call('ann')).status).toBe(201);
+    expect((await call('bob')).status).toBe(403);
+  },
+);
 
-claim(`${page}#basic-rbac-implementation`, 'a global RolesGuard with the auth guard on the controller runs first: even the admin gets 403', async () => {
-  const call = await rbacApp('ts', 'global-roles-route-auth');
-  expect((await call('ann')).status).toBe(403);
-});
+claim(
+  `${page}#basic-rbac-implementation`,
+  'a global RolesGuard with the auth guard on the controller runs first: even the admin gets 403',
+  async () => {
+    const call = await rbacApp('ts', 'global-roles-route-auth');
+    expect((await call('ann')).status).toBe(403);
+  },
+);
 
-claim(`${page}#basic-rbac-implementation`, 'getAllAndOverride(): a @Roles() on the method replaces the one on the controller', async () => {
-  const {Reflector} = nest('@nestjs/core');
-  const {Roles} = samples(page, {files: {'role.enum': roleEnum}}).require('roles.decorator');
-  class Controller {
-    handler() {
-      return undefined;
+claim(
+  `${page}#basic-rbac-implementation`,
+  'getAllAndOverride(): a @Roles() on the method replaces the one on the controller',
+  async () => {
+    const {Reflector} = nest('@nestjs/core');
+    const {Roles} = samples(page, {files: {'role.enum': roleEnum}}).require('roles.decorator');
+    class Controller {
+      handler() {
+        return undefined;
+      }
     }
-  }
-  Roles('user')(Controller);
-  Roles('admin')(Controller.prototype, 'handler', Object.getOwnPropertyDescriptor(Controller.prototype, 'handler'));
-  const reflector = new Reflector();
-  expect(reflector.getAllAndOverride('roles', [Controller.prototype.handler, Controller])).toEqual(['admin']);
-  expect(reflector.getAllAndMerge('roles', [Controller.prototype.handler, Controller])).toEqual(['admin', 'user']);
-});
+    Roles('user')(Controller);
+    Roles('admin')(
+      Controller.prototype,
+      'handler',
+      Object.getOwnPropertyDescriptor(Controller.prototype, 'handler'),
+    );
+    const reflector = new Reflector();
+    expect(
+      reflector.getAllAndOverride('roles', [Controller.prototype.handler, Controller]),
+    ).toEqual(['admin']);
+    expect(reflector.getAllAndMerge('roles', [Controller.prototype.handler, Controller])).toEqual([
+      'admin',
+      'user',
+    ]);
+  },
+);
 
 describe('CASL', () => {
   const entities = {
     'users/entities/user.entity': 'export class User { id: number; isAdmin: boolean; }',
-    'cats/entities/cat.entity': 'export class Cat { id: number; name: string; ownerId: number; isAdopted: boolean; }',
+    'cats/entities/cat.entity':
+      'export class Cat { id: number; name: string; ownerId: number; isAdopted: boolean; }',
     'casl/action.enum': fragment(page, 'integrating-casl', 'export enum Action').value,
   };
-  const load = (lang: 'ts' | 'js' = 'ts', edit: Record<string, [string | RegExp, string][]> = {}) => {
-    const set = samples(page, {lang, edit, files: lang === 'ts' ? entities : {
-      'users/entities/user.entity': 'export class User {}',
-      'cats/entities/cat.entity': 'export class Cat {}',
-      'casl/action.enum': "export const Action = { Manage: 'manage', Create: 'create', Read: 'read', Update: 'update', Delete: 'delete' };",
-    }});
+  const load = (
+    lang: 'ts' | 'js' = 'ts',
+    edit: Record<string, [string | RegExp, string][]> = {},
+  ) => {
+    const set = samples(page, {
+      lang,
+      edit,
+      files:
+        lang === 'ts'
+          ? entities
+          : {
+              'users/entities/user.entity': 'export class User {}',
+              'cats/entities/cat.entity': 'export class Cat {}',
+              'casl/action.enum':
+                "export const Action = { Manage: 'manage', Create: 'create', Read: 'read', Update: 'update', Delete: 'delete' };",
+            },
+    });
     return {
       factory: new (set.require('casl/casl-ability.factory').CaslAbilityFactory)(),
       Cat: set.require('cats/entities/cat.entity').Cat,
@@ -145,53 +198,97 @@ describe('CASL', () => {
   const cat = (Cat: any, props: Record<string, unknown>) => Object.assign(new Cat(), props);
 
   for (const lang of ['ts', 'js'] as const) {
-    claim(`${page}#integrating-casl`, `a regular user may read cats, not delete or create them; an admin may manage everything (${lang})`, () => {
-      const {factory, Cat, User} = load(lang);
-      const user = Object.assign(new User(), {id: 1, isAdmin: false});
-      const ability = factory.createForUser(user);
-      expect([ability.can('read', Cat), ability.can('delete', Cat), ability.can('create', Cat)]).toEqual([true, false, false]);
-      expect(ability.cannot('delete', Cat)).toBe(true);
-      const admin = factory.createForUser(Object.assign(new User(), {id: 2, isAdmin: true}));
-      expect([admin.can('create', Cat), admin.can('delete', cat(Cat, {ownerId: 9, isAdopted: false}))]).toEqual([true, true]);
-      // cannot() comes after can(): nobody deletes an adopted cat, admins included.
-      expect(admin.can('delete', cat(Cat, {ownerId: 9, isAdopted: true}))).toBe(false);
-    });
+    claim(
+      `${page}#integrating-casl`,
+      `a regular user may read cats, not delete or create them; an admin may manage everything (${lang})`,
+      () => {
+        const {factory, Cat, User} = load(lang);
+        const user = Object.assign(new User(), {id: 1, isAdmin: false});
+        const ability = factory.createForUser(user);
+        expect([
+          ability.can('read', Cat),
+          ability.can('delete', Cat),
+          ability.can('create', Cat),
+        ]).toEqual([true, false, false]);
+        expect(ability.cannot('delete', Cat)).toBe(true);
+        const admin = factory.createForUser(Object.assign(new User(), {id: 2, isAdmin: true}));
+        expect([
+          admin.can('create', Cat),
+          admin.can('delete', cat(Cat, {ownerId: 9, isAdopted: false})),
+        ]).toEqual([true, true]);
+        // cannot() comes after can(): nobody deletes an adopted cat, admins included.
+        expect(admin.can('delete', cat(Cat, {ownerId: 9, isAdopted: true}))).toBe(false);
+      },
+    );
 
-    claim(`${page}#integrating-casl`, `conditions on instances: the owner may update the cat, someone else may not; a class-level check answers true (${lang})`, () => {
-      const {factory, Cat, User} = load(lang);
-      const ability = factory.createForUser(Object.assign(new User(), {id: 1, isAdmin: false}));
-      expect(ability.can('update', cat(Cat, {ownerId: 1}))).toBe(true);
-      expect(ability.can('update', cat(Cat, {ownerId: 2}))).toBe(false);
-      expect(ability.can('update', Cat)).toBe(true);
-    });
+    claim(
+      `${page}#integrating-casl`,
+      `conditions on instances: the owner may update the cat, someone else may not; a class-level check answers true (${lang})`,
+      () => {
+        const {factory, Cat, User} = load(lang);
+        const ability = factory.createForUser(Object.assign(new User(), {id: 1, isAdmin: false}));
+        expect(ability.can('update', cat(Cat, {ownerId: 1}))).toBe(true);
+        expect(ability.can('update', cat(Cat, {ownerId: 2}))).toBe(false);
+        expect(ability.can('update', Cat)).toBe(true);
+      },
+    );
   }
 
-  claim(`${page}#integrating-casl`, "without detectSubjectType, CASL 5 names an instance by its constructor's name ('Cat') and the class rules do not match it", () => {
-    const {factory, Cat, User} = load('ts', {'casl/casl-ability.factory': [[/return build\(\{[\s\S]*?\}\);/, 'return build();']]});
-    const ability = factory.createForUser(Object.assign(new User(), {id: 1, isAdmin: false}));
-    expect(ability.can('update', cat(Cat, {ownerId: 1}))).toBe(false);
-    expect(nest('@casl/ability').detectSubjectType(cat(Cat, {}))).toBe('Cat');
-  });
+  claim(
+    `${page}#integrating-casl`,
+    "without detectSubjectType, CASL 5 names an instance by its constructor's name ('Cat') and the class rules do not match it",
+    () => {
+      const {factory, Cat, User} = load('ts', {
+        'casl/casl-ability.factory': [[/return build\(\{[\s\S]*?\}\);/, 'return build();']],
+      });
+      const ability = factory.createForUser(Object.assign(new User(), {id: 1, isAdmin: false}));
+      expect(ability.can('update', cat(Cat, {ownerId: 1}))).toBe(false);
+      expect(nest('@casl/ability').detectSubjectType(cat(Cat, {}))).toBe('Cat');
+    },
+  );
 
-  claim(`${page}#integrating-casl`, "CatsService.rename() throws 'You cannot rename this cat' unless the ability allows the update", () => {
-    const {factory, set} = load();
-    const {CatsService} = set.require('cats/cats.service');
-    const {Cat} = set.require('cats/entities/cat.entity');
-    const service = new CatsService(factory);
-    (service as any).cats.push(cat(Cat, {id: 1, name: 'Tom', ownerId: 1, isAdopted: false}));
-    expect(service.rename({id: 1, isAdmin: false}, 1, 'Tommy').name).toBe('Tommy');
-    expect(() => service.rename({id: 2, isAdmin: false}, 1, 'Nope')).toThrow('You cannot rename this cat');
-    expect(() => service.rename({id: 1, isAdmin: false}, 99, 'Ghost')).toThrow('You cannot rename this cat');
-  });
+  claim(
+    `${page}#integrating-casl`,
+    "CatsService.rename() throws 'You cannot rename this cat' unless the ability allows the update",
+    () => {
+      const {factory, set} = load();
+      const {CatsService} = set.require('cats/cats.service');
+      const {Cat} = set.require('cats/entities/cat.entity');
+      const service = new CatsService(factory);
+      (service as any).cats.push(cat(Cat, {id: 1, name: 'Tom', ownerId: 1, isAdopted: false}));
+      expect(service.rename({id: 1, isAdmin: false}, 1, 'Tommy').name).toBe('Tommy');
+      expect(() => service.rename({id: 2, isAdmin: false}, 1, 'Nope')).toThrow(
+        'You cannot rename this cat',
+      );
+      expect(() => service.rename({id: 1, isAdmin: false}, 99, 'Ghost')).toThrow(
+        'You cannot rename this cat',
+      );
+    },
+  );
 
-  claim(`${page}#advanced-implementing-a-policiesguard`, 'PoliciesGuard: an inline policy and a handler class decide per user; a route without @CheckPolicies() is allowed', async () => {
-    const set = samples(page, {
-      files: {
-        ...entities,
-        'casl/policy-handler': fragment(page, 'advanced-implementing-a-policiesguard', 'export interface IPolicyHandler').value,
-        'casl/check-policies.decorator': fragment(page, 'advanced-implementing-a-policiesguard', 'export const CheckPolicies').value,
-        'casl/policies/read-cat.policy': fragment(page, 'advanced-implementing-a-policiesguard', 'class ReadCatPolicyHandler').value,
-        'app.module': `
+  claim(
+    `${page}#advanced-implementing-a-policiesguard`,
+    'PoliciesGuard: an inline policy and a handler class decide per user; a route without @CheckPolicies() is allowed',
+    async () => {
+      const set = samples(page, {
+        files: {
+          ...entities,
+          'casl/policy-handler': fragment(
+            page,
+            'advanced-implementing-a-policiesguard',
+            'export interface IPolicyHandler',
+          ).value,
+          'casl/check-policies.decorator': fragment(
+            page,
+            'advanced-implementing-a-policiesguard',
+            'export const CheckPolicies',
+          ).value,
+          'casl/policies/read-cat.policy': fragment(
+            page,
+            'advanced-implementing-a-policiesguard',
+            'class ReadCatPolicyHandler',
+          ).value,
+          'app.module': `
 import { Controller, Delete, Get, Module, Post, UseGuards } from '@nestjs/common';
 import { CaslAbilityFactory, AppAbility } from './casl/casl-ability.factory';
 import { PoliciesGuard } from './casl/policies.guard';
@@ -209,25 +306,32 @@ class CatsController {
 @Module({ controllers: [CatsController], providers: [CaslAbilityFactory] })
 export class AppModule {}
 `,
-      },
-    });
-    const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
-    close = () => app.close();
-    app.use((req: any, _res: unknown, next: () => void) => {
-      req.user = {id: 1, isAdmin: req.headers['x-admin'] === 'yes'};
-      next();
-    });
-    const base = await listen(app);
-    expect((await fetch(`${base}/cats`)).status).toBe(200);
-    expect((await fetch(`${base}/cats`, {method: 'POST'})).status).toBe(403);
-    expect((await fetch(`${base}/cats`, {method: 'POST', headers: {'x-admin': 'yes'}})).status).toBe(201);
-    expect((await fetch(`${base}/cats`, {method: 'DELETE'})).status).toBe(200);
-  });
+        },
+      });
+      const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
+      close = () => app.close();
+      app.use((req: any, _res: unknown, next: () => void) => {
+        req.user = {id: 1, isAdmin: req.headers['x-admin'] === 'yes'};
+        next();
+      });
+      const base = await listen(app);
+      expect((await fetch(`${base}/cats`)).status).toBe(200);
+      expect((await fetch(`${base}/cats`, {method: 'POST'})).status).toBe(403);
+      expect(
+        (await fetch(`${base}/cats`, {method: 'POST', headers: {'x-admin': 'yes'}})).status,
+      ).toBe(201);
+      expect((await fetch(`${base}/cats`, {method: 'DELETE'})).status).toBe(200);
+    },
+  );
 });
 
-claim(`${page}#claims-based-authorization`, 'the permissions guard requires every listed permission (every())', async () => {
-  const check = fragment(page, 'claims-based-authorization', 'requiredPermissions.every').value;
-  const {PermissionsGuard} = compileModule(`
+claim(
+  `${page}#claims-based-authorization`,
+  'the permissions guard requires every listed permission (every())',
+  async () => {
+    const check = fragment(page, 'claims-based-authorization', 'requiredPermissions.every').value;
+    const {PermissionsGuard} = compileModule(
+      `
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 ${fragment(page, 'claims-based-authorization', 'export enum Permission').value}
@@ -240,26 +344,35 @@ export class PermissionsGuard implements CanActivate {
 ${check}
   }
 }
-`, 'permissions.guard');
-  const {Reflector} = nest('@nestjs/core');
-  const guard = new PermissionsGuard(new Reflector());
-  class Handlers {
-    both() {
-      return undefined;
+`,
+      'permissions.guard',
+    );
+    const {Reflector} = nest('@nestjs/core');
+    const guard = new PermissionsGuard(new Reflector());
+    class Handlers {
+      both() {
+        return undefined;
+      }
+      none() {
+        return undefined;
+      }
     }
-    none() {
-      return undefined;
-    }
-  }
-  const {SetMetadata} = nest('@nestjs/common');
-  SetMetadata('permissions', ['create_cat', 'read_cat'])(Handlers.prototype, 'both', Object.getOwnPropertyDescriptor(Handlers.prototype, 'both'));
-  const context = (handler: unknown, permissions?: string[]) => ({
-    getHandler: () => handler,
-    getClass: () => Handlers,
-    switchToHttp: () => ({getRequest: () => ({user: permissions ? {permissions} : undefined})}),
-  });
-  expect(guard.canActivate(context(Handlers.prototype.both, ['create_cat', 'read_cat', 'delete_cat']))).toBe(true);
-  expect(guard.canActivate(context(Handlers.prototype.both, ['create_cat']))).toBe(false);
-  expect(guard.canActivate(context(Handlers.prototype.both))).toBe(false);
-  expect(guard.canActivate(context(Handlers.prototype.none))).toBe(true);
-});
+    const {SetMetadata} = nest('@nestjs/common');
+    SetMetadata('permissions', ['create_cat', 'read_cat'])(
+      Handlers.prototype,
+      'both',
+      Object.getOwnPropertyDescriptor(Handlers.prototype, 'both'),
+    );
+    const context = (handler: unknown, permissions?: string[]) => ({
+      getHandler: () => handler,
+      getClass: () => Handlers,
+      switchToHttp: () => ({getRequest: () => ({user: permissions ? {permissions} : undefined})}),
+    });
+    expect(
+      guard.canActivate(context(Handlers.prototype.both, ['create_cat', 'read_cat', 'delete_cat'])),
+    ).toBe(true);
+    expect(guard.canActivate(context(Handlers.prototype.both, ['create_cat']))).toBe(false);
+    expect(guard.canActivate(context(Handlers.prototype.both))).toBe(false);
+    expect(guard.canActivate(context(Handlers.prototype.none))).toBe(true);
+  },
+);

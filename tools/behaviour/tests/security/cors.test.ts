@@ -24,12 +24,17 @@ afterEach(async () => {
 
 /** Runs a fragment of the page against `app` (its import lines and the create/listen lines are the test's). */
 function run(code: string, app: any, extra: Record<string, unknown> = {}) {
-  const body = code.replace(/^import .*$/gm, '').replace(/^const app = await .*$/m, '').replace(/^await app\.listen.*$/m, '');
+  const body = code
+    .replace(/^import .*$/gm, '')
+    .replace(/^const app = await .*$/m, '')
+    .replace(/^await app\.listen.*$/m, '');
   return new Function('app', ...Object.keys(extra), body)(app, ...Object.values(extra));
 }
 
 async function create(options: Record<string, unknown> = {}, adapter?: unknown) {
-  const app = adapter ? await NestFactory.create(AppModule, adapter, {logger: false, ...options}) : await NestFactory.create(AppModule, {logger: false, ...options});
+  const app = adapter
+    ? await NestFactory.create(AppModule, adapter, {logger: false, ...options})
+    : await NestFactory.create(AppModule, {logger: false, ...options});
   close = () => app.close();
   return app;
 }
@@ -38,43 +43,68 @@ const preflight = (url: string, origin: string) =>
   fetch(url, {method: 'OPTIONS', headers: {origin, 'access-control-request-method': 'PATCH'}});
 
 for (const platform of ['express', 'fastify'] as const) {
-  claim(`${page}#getting-started`, `enableCors() without arguments allows every origin (${platform})`, async () => {
-    const app = await create({}, platform === 'fastify' ? new FastifyAdapter() : undefined);
-    run(fragment(page, 'getting-started', 'app.enableCors();').value, app);
-    const base = await listen(app);
-    const response = await fetch(`${base}/cats`, {headers: {origin: 'https://anywhere.example.com'}});
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    const pre = await preflight(`${base}/cats`, 'https://anywhere.example.com');
-    expect(pre.status).toBe(204);
-  });
+  claim(
+    `${page}#getting-started`,
+    `enableCors() without arguments allows every origin (${platform})`,
+    async () => {
+      const app = await create({}, platform === 'fastify' ? new FastifyAdapter() : undefined);
+      run(fragment(page, 'getting-started', 'app.enableCors();').value, app);
+      const base = await listen(app);
+      const response = await fetch(`${base}/cats`, {
+        headers: {origin: 'https://anywhere.example.com'},
+      });
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      const pre = await preflight(`${base}/cats`, 'https://anywhere.example.com');
+      expect(pre.status).toBe(204);
+    },
+  );
 
-  claim(`${page}#getting-started`, `an origin function: listed origins and requests without Origin pass; others get no CORS headers; methods and maxAge reach the preflight (${platform})`, async () => {
-    const app = await create({}, platform === 'fastify' ? new FastifyAdapter() : undefined);
-    run(fragment(page, 'getting-started', 'const allowedOrigins').value, app);
-    const base = await listen(app);
-    const allowed = await fetch(`${base}/cats`, {headers: {origin: 'https://admin.example.com'}});
-    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
-    const other = await fetch(`${base}/cats`, {headers: {origin: 'https://evil.example.com'}});
-    expect(other.status).toBe(200);
-    expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    expect((await fetch(`${base}/cats`)).status).toBe(200);
-    const pre = await preflight(`${base}/cats`, 'https://app.example.com');
-    expect(pre.headers.get('access-control-allow-methods')?.replace(/ /g, '')).toBe('GET,POST,PATCH,DELETE');
-    expect(pre.headers.get('access-control-max-age')).toBe('600');
-  });
+  claim(
+    `${page}#getting-started`,
+    `an origin function: listed origins and requests without Origin pass; others get no CORS headers; methods and maxAge reach the preflight (${platform})`,
+    async () => {
+      const app = await create({}, platform === 'fastify' ? new FastifyAdapter() : undefined);
+      run(fragment(page, 'getting-started', 'const allowedOrigins').value, app);
+      const base = await listen(app);
+      const allowed = await fetch(`${base}/cats`, {headers: {origin: 'https://admin.example.com'}});
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
+      const other = await fetch(`${base}/cats`, {headers: {origin: 'https://evil.example.com'}});
+      expect(other.status).toBe(200);
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      expect((await fetch(`${base}/cats`)).status).toBe(200);
+      const pre = await preflight(`${base}/cats`, 'https://app.example.com');
+      expect(pre.headers.get('access-control-allow-methods')?.replace(/ /g, '')).toBe(
+        'GET,POST,PATCH,DELETE',
+      );
+      expect(pre.headers.get('access-control-max-age')).toBe('600');
+    },
+  );
 }
 
-claim(`${page}#getting-started`, "an error passed to the origin callback: Nest's exception layer answers 500 with its JSON body and logs [ExceptionsHandler]", async () => {
-  const memory = memoryLogger();
-  const app = await create({logger: memory.logger});
-  app.enableCors({origin: (_origin: string, callback: (error: Error | null, allow?: boolean) => void) => callback(new Error('origin not served'))});
-  const base = await listen(app);
-  const response = await fetch(`${base}/cats`, {headers: {origin: 'https://evil.example.com'}});
-  expect(response.status).toBe(500);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  expectOutput(page, 'cors-error', await response.json());
-  expect(memory.lines).toContainEqual(expect.objectContaining({level: 'error', context: 'ExceptionsHandler', message: 'origin not served'}));
-});
+claim(
+  `${page}#getting-started`,
+  "an error passed to the origin callback: Nest's exception layer answers 500 with its JSON body and logs [ExceptionsHandler]",
+  async () => {
+    const memory = memoryLogger();
+    const app = await create({logger: memory.logger});
+    app.enableCors({
+      origin: (_origin: string, callback: (error: Error | null, allow?: boolean) => void) =>
+        callback(new Error('origin not served')),
+    });
+    const base = await listen(app);
+    const response = await fetch(`${base}/cats`, {headers: {origin: 'https://evil.example.com'}});
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expectOutput(page, 'cors-error', await response.json());
+    expect(memory.lines).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        context: 'ExceptionsHandler',
+        message: 'origin not served',
+      }),
+    );
+  },
+);
 
 claim(`${page}#getting-started`, 'the per-request options function works on Express', async () => {
   const app = await create();
@@ -86,37 +116,47 @@ claim(`${page}#getting-started`, 'the per-request options function works on Expr
   expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
 });
 
-claim(`${page}#getting-started`, 'on Fastify, the options function is called once at startup, with the Fastify instance and no callback: calling it throws a TypeError', async () => {
-  const app = await create({}, new FastifyAdapter());
-  const calls: unknown[][] = [];
-  const errors: unknown[] = [];
-  app.enableCors((...args: any[]) => {
-    calls.push(args);
-    try {
-      args[1](null, {origin: true});
-    } catch (error) {
-      errors.push(error);
-    }
-    return {};
-  });
-  await listen(app);
-  expect(calls).toHaveLength(1);
-  expect(typeof (calls[0][0] as any).register).toBe('function');
-  expect(calls[0][1]).toBeUndefined();
-  expect(errors[0]).toBeInstanceOf(TypeError);
-});
+claim(
+  `${page}#getting-started`,
+  'on Fastify, the options function is called once at startup, with the Fastify instance and no callback: calling it throws a TypeError',
+  async () => {
+    const app = await create({}, new FastifyAdapter());
+    const calls: unknown[][] = [];
+    const errors: unknown[] = [];
+    app.enableCors((...args: any[]) => {
+      calls.push(args);
+      try {
+        args[1](null, {origin: true});
+      } catch (error) {
+        errors.push(error);
+      }
+      return {};
+    });
+    await listen(app);
+    expect(calls).toHaveLength(1);
+    expect(typeof (calls[0][0] as any).register).toBe('function');
+    expect(calls[0][1]).toBeUndefined();
+    expect(errors[0]).toBeInstanceOf(TypeError);
+  },
+);
 
-claim(`${page}#getting-started`, 'the cors option of NestFactory.create(): the named origin with credentials is allowed, another is not', async () => {
-  const code = fragment(page, 'getting-started', 'credentials: true').value;
-  const options = new Function(`return ${/NestFactory\.create\(AppModule, ([\s\S]*?)\);/.exec(code)![1]};`)();
-  const app = await create(options);
-  const base = await listen(app);
-  const allowed = await fetch(`${base}/cats`, {headers: {origin: 'https://app.example.com'}});
-  expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
-  expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
-  const other = await fetch(`${base}/cats`, {headers: {origin: 'https://evil.example.com'}});
-  expect(other.headers.get('access-control-allow-origin')).toBeNull();
-});
+claim(
+  `${page}#getting-started`,
+  'the cors option of NestFactory.create(): the named origin with credentials is allowed, another is not',
+  async () => {
+    const code = fragment(page, 'getting-started', 'credentials: true').value;
+    const options = new Function(
+      `return ${/NestFactory\.create\(AppModule, ([\s\S]*?)\);/.exec(code)![1]};`,
+    )();
+    const app = await create(options);
+    const base = await listen(app);
+    const allowed = await fetch(`${base}/cats`, {headers: {origin: 'https://app.example.com'}});
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
+    const other = await fetch(`${base}/cats`, {headers: {origin: 'https://evil.example.com'}});
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  },
+);
 
 describe('GraphQL', () => {
   async function graphqlApp(graphqlOptions: string) {
@@ -134,27 +174,47 @@ export class GqlModule {}
     app.enableCors({origin: ['https://app.example.com'], credentials: true});
     const base = await listen(app);
     const query = (origin: string) =>
-      fetch(`${base}/graphql`, {method: 'POST', headers: {origin, 'content-type': 'application/json'}, body: JSON.stringify({query: '{ hello }'})});
+      fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: {origin, 'content-type': 'application/json'},
+        body: JSON.stringify({query: '{ hello }'}),
+      });
     return {
       evil: (await query('https://evil.example.com')).headers.get('access-control-allow-origin'),
       own: (await query('https://app.example.com')).headers.get('access-control-allow-origin'),
     };
   }
 
-  claim(`${page}#graphql`, "by default Apollo's own cors() answers on /graphql with Access-Control-Allow-Origin: *, overriding enableCors()", async () => {
-    expect(await graphqlApp('')).toEqual({evil: '*', own: '*'});
-  });
+  claim(
+    `${page}#graphql`,
+    "by default Apollo's own cors() answers on /graphql with Access-Control-Allow-Origin: *, overriding enableCors()",
+    async () => {
+      expect(await graphqlApp('')).toEqual({evil: '*', own: '*'});
+    },
+  );
 
-  claim(`${page}#graphql`, 'with cors: false in GraphQLModule.forRoot(), enableCors() applies to /graphql', async () => {
-    expect(await graphqlApp('cors: false')).toEqual({evil: null, own: 'https://app.example.com'});
-  });
+  claim(
+    `${page}#graphql`,
+    'with cors: false in GraphQLModule.forRoot(), enableCors() applies to /graphql',
+    async () => {
+      expect(await graphqlApp('cors: false')).toEqual({evil: null, own: 'https://app.example.com'});
+    },
+  );
 
   claim(`${page}#graphql`, 'or the same options in its cors property', async () => {
-    expect(await graphqlApp("cors: { origin: ['https://app.example.com'], credentials: true }")).toEqual({evil: null, own: 'https://app.example.com'});
+    expect(
+      await graphqlApp("cors: { origin: ['https://app.example.com'], credentials: true }"),
+    ).toEqual({evil: null, own: 'https://app.example.com'});
   });
 });
 
-claim(`${page}#cors`, 'the platform packages bring the cors package (Express) and fastify-cors (Fastify) themselves', () => {
-  expect(nest('@nestjs/platform-express/package.json').dependencies.cors).toBeDefined();
-  expect(nest('@nestjs/platform-fastify/package.json').dependencies['fastify-cors']).toBeDefined();
-});
+claim(
+  `${page}#cors`,
+  'the platform packages bring the cors package (Express) and fastify-cors (Fastify) themselves',
+  () => {
+    expect(nest('@nestjs/platform-express/package.json').dependencies.cors).toBeDefined();
+    expect(
+      nest('@nestjs/platform-fastify/package.json').dependencies['fastify-cors'],
+    ).toBeDefined();
+  },
+);

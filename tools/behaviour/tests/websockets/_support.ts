@@ -11,7 +11,12 @@ export type IoClient = any;
 
 /** A connected socket.io-client socket (rejects on connect_error). */
 export function ioConnect(url: string, options: Record<string, unknown> = {}): Promise<IoClient> {
-  const socket = io(url, {reconnection: false, forceNew: true, transports: ['websocket'], ...options});
+  const socket = io(url, {
+    reconnection: false,
+    forceNew: true,
+    transports: ['websocket'],
+    ...options,
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.close();
@@ -30,7 +35,12 @@ export function ioConnect(url: string, options: Record<string, unknown> = {}): P
 }
 
 /** Emits with an acknowledgement callback; resolves with the ack's argument, or `timeout` when none comes. */
-export function emitAck(socket: IoClient, event: string, data: unknown, ms = 600): Promise<unknown> {
+export function emitAck(
+  socket: IoClient,
+  event: string,
+  data: unknown,
+  ms = 600,
+): Promise<unknown> {
   return new Promise((resolve) => {
     socket.timeout(ms).emit(event, data, (error: unknown, response: unknown) => {
       resolve(error ? 'timeout' : response);
@@ -57,7 +67,9 @@ export function collect(socket: IoClient, event: string, count = 1, ms = 600): P
 }
 
 /** A connected `ws` client with a message queue (JSON-parsed where possible). */
-export async function wsConnect(url: string): Promise<{socket: any; messages: unknown[]; next(ms?: number): Promise<unknown>; close(): void}> {
+export async function wsConnect(
+  url: string,
+): Promise<{socket: any; messages: unknown[]; next(ms?: number): Promise<unknown>; close(): void}> {
   const socket = new WebSocket(url);
   const messages: unknown[] = [];
   const waiters: ((value: unknown) => void)[] = [];

@@ -4,7 +4,7 @@ import {ioConnect, collect, wsConnect} from './_support';
 
 const {Module, UseFilters, Catch} = nest('@nestjs/common');
 const {NestFactory, APP_FILTER} = nest('@nestjs/core');
-const {WebSocketGateway, SubscribeMessage, MessageBody, WsException} = nest('@nestjs/websockets');
+const {WebSocketGateway, SubscribeMessage, WsException} = nest('@nestjs/websockets');
 const page = 'docs/websockets/exception-filters.md';
 
 let close: (() => Promise<void>) | undefined;
@@ -13,7 +13,10 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function start(providers: unknown[], options: {logger?: any; setup?: (app: any) => void} = {}): Promise<string> {
+async function start(
+  providers: unknown[],
+  options: {logger?: any; setup?: (app: any) => void} = {},
+): Promise<string> {
   @Module({providers: providers as any[]})
   class AppModule {}
   const app = await NestFactory.create(AppModule, {logger: options.logger ?? false});
@@ -45,111 +48,156 @@ function throwingGateway(decorate: (target: any) => void = () => undefined) {
   return ThrowingGateway;
 }
 
-claim(`${page}#exception-filters`, 'a WsException with a string reaches the sender as an exception event { status: "error", message }', async () => {
-  const url = await start([throwingGateway()]);
-  const socket = await ioConnect(url);
-  const got = collect(socket, 'exception');
-  socket.emit('login', {});
-  const [payload] = await got;
-  expectOutput(page, 'ws-exception', payload);
-  socket.close();
-});
+claim(
+  `${page}#exception-filters`,
+  'a WsException with a string reaches the sender as an exception event { status: "error", message }',
+  async () => {
+    const url = await start([throwingGateway()]);
+    const socket = await ioConnect(url);
+    const got = collect(socket, 'exception');
+    socket.emit('login', {});
+    const [payload] = await got;
+    expectOutput(page, 'ws-exception', payload);
+    socket.close();
+  },
+);
 
-claim(`${page}#exception-filters`, 'an object passed to WsException is sent as it is, without the status wrapper', async () => {
-  const url = await start([throwingGateway()]);
-  const socket = await ioConnect(url);
-  const got = collect(socket, 'exception');
-  socket.emit('object', {});
-  expect(await got).toEqual([{code: 'CAT_NOT_FOUND', id: 7}]);
-  socket.close();
-});
+claim(
+  `${page}#exception-filters`,
+  'an object passed to WsException is sent as it is, without the status wrapper',
+  async () => {
+    const url = await start([throwingGateway()]);
+    const socket = await ioConnect(url);
+    const got = collect(socket, 'exception');
+    socket.emit('object', {});
+    expect(await got).toEqual([{code: 'CAT_NOT_FOUND', id: 7}]);
+    socket.close();
+  },
+);
 
-claim(`${page}#exception-filters`, 'any other error: the client gets "Internal server error" without the details, and Nest logs the error', async () => {
-  const memory = memoryLogger();
-  const url = await start([throwingGateway()], {logger: memory.logger});
-  const socket = await ioConnect(url);
-  const got = collect(socket, 'exception');
-  socket.emit('crash', {});
-  expect(await got).toEqual([{status: 'error', message: 'Internal server error'}]);
-  expect(memory.lines.some((line) => line.level === 'error' && line.message.includes('hunter2'))).toBe(true);
-  socket.close();
-});
+claim(
+  `${page}#exception-filters`,
+  'any other error: the client gets "Internal server error" without the details, and Nest logs the error',
+  async () => {
+    const memory = memoryLogger();
+    const url = await start([throwingGateway()], {logger: memory.logger});
+    const socket = await ioConnect(url);
+    const got = collect(socket, 'exception');
+    socket.emit('crash', {});
+    expect(await got).toEqual([{status: 'error', message: 'Internal server error'}]);
+    expect(
+      memory.lines.some((line) => line.level === 'error' && line.message.includes('hunter2')),
+    ).toBe(true);
+    socket.close();
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#filters`, `the page's WsErrorFilter, bound with @UseFilters(), emits error-report with the error and the received data (${lang})`, async () => {
-    const {WsErrorFilter} = samples(page, {lang}).require('ws-error.filter');
-    const url = await start([throwingGateway((target) => UseFilters(new WsErrorFilter())(target))]);
-    const socket = await ioConnect(url);
-    const report = collect(socket, 'error-report');
-    const standard = collect(socket, 'exception', 1, 300);
-    socket.emit('login', {user: 'tom'});
-    expect(await report).toEqual([{error: 'Invalid credentials.', received: {user: 'tom'}}]);
-    expect(await standard).toEqual([]);
-    socket.close();
-  });
+  claim(
+    `${page}#filters`,
+    `the page's WsErrorFilter, bound with @UseFilters(), emits error-report with the error and the received data (${lang})`,
+    async () => {
+      const {WsErrorFilter} = samples(page, {lang}).require('ws-error.filter');
+      const url = await start([
+        throwingGateway((target) => UseFilters(new WsErrorFilter())(target)),
+      ]);
+      const socket = await ioConnect(url);
+      const report = collect(socket, 'error-report');
+      const standard = collect(socket, 'exception', 1, 300);
+      socket.emit('login', {user: 'tom'});
+      expect(await report).toEqual([{error: 'Invalid credentials.', received: {user: 'tom'}}]);
+      expect(await standard).toEqual([]);
+      socket.close();
+    },
+  );
 
-  claim(`${page}#inheritance`, `AllWsExceptionsFilter (@Catch(), extends BaseWsExceptionFilter) logs every error and keeps the standard exception event (${lang})`, async () => {
-    const {AllWsExceptionsFilter} = samples(page, {lang}).require('all-ws-exceptions.filter');
-    const memory = memoryLogger();
-    const url = await start([throwingGateway((target) => UseFilters(new AllWsExceptionsFilter())(target))], {logger: memory.logger});
-    const socket = await ioConnect(url);
-    const got = collect(socket, 'exception', 2);
-    socket.emit('login', {});
-    socket.emit('crash', {});
-    expect(await got).toEqual([
-      {status: 'error', message: 'Invalid credentials.'},
-      {status: 'error', message: 'Internal server error'},
-    ]);
-    const own = memory.lines.filter((line) => line.context === 'AllWsExceptionsFilter').map((line) => line.message);
-    expect(own).toEqual(['WebSocket handler failed: Error: Invalid credentials.', 'WebSocket handler failed: Error: database password is hunter2']);
-    socket.close();
-  });
+  claim(
+    `${page}#inheritance`,
+    `AllWsExceptionsFilter (@Catch(), extends BaseWsExceptionFilter) logs every error and keeps the standard exception event (${lang})`,
+    async () => {
+      const {AllWsExceptionsFilter} = samples(page, {lang}).require('all-ws-exceptions.filter');
+      const memory = memoryLogger();
+      const url = await start(
+        [throwingGateway((target) => UseFilters(new AllWsExceptionsFilter())(target))],
+        {logger: memory.logger},
+      );
+      const socket = await ioConnect(url);
+      const got = collect(socket, 'exception', 2);
+      socket.emit('login', {});
+      socket.emit('crash', {});
+      expect(await got).toEqual([
+        {status: 'error', message: 'Invalid credentials.'},
+        {status: 'error', message: 'Internal server error'},
+      ]);
+      const own = memory.lines
+        .filter((line) => line.context === 'AllWsExceptionsFilter')
+        .map((line) => line.message);
+      expect(own).toEqual([
+        'WebSocket handler failed: Error: Invalid credentials.',
+        'WebSocket handler failed: Error: database password is hunter2',
+      ]);
+      socket.close();
+    },
+  );
 }
 
-claim(`${page}#inheritance`, 'filters from useGlobalFilters() or APP_FILTER are ignored for WebSocket messages', async () => {
-  const ran: string[] = [];
-  @Catch()
-  class ProviderFilter {
-    catch() {
-      ran.push('APP_FILTER');
+claim(
+  `${page}#inheritance`,
+  'filters from useGlobalFilters() or APP_FILTER are ignored for WebSocket messages',
+  async () => {
+    const ran: string[] = [];
+    @Catch()
+    class ProviderFilter {
+      catch() {
+        ran.push('APP_FILTER');
+      }
     }
-  }
-  const url = await start([throwingGateway(), {provide: APP_FILTER, useClass: ProviderFilter}], {
-    setup: (app) =>
-      app.useGlobalFilters({
-        catch() {
-          ran.push('useGlobalFilters');
-        },
-      }),
-  });
-  const socket = await ioConnect(url);
-  const got = collect(socket, 'exception');
-  socket.emit('login', {});
-  expect(await got).toEqual([{status: 'error', message: 'Invalid credentials.'}]);
-  expect(ran).toEqual([]);
-  socket.close();
-});
+    const url = await start([throwingGateway(), {provide: APP_FILTER, useClass: ProviderFilter}], {
+      setup: (app) =>
+        app.useGlobalFilters({
+          catch() {
+            ran.push('useGlobalFilters');
+          },
+        }),
+    });
+    const socket = await ioConnect(url);
+    const got = collect(socket, 'exception');
+    socket.emit('login', {});
+    expect(await got).toEqual([{status: 'error', message: 'Invalid credentials.'}]);
+    expect(ran).toEqual([]);
+    socket.close();
+  },
+);
 
-claim(`${page}#inheritance`, 'with WsAdapter the built-in handling sends nothing over the wire; a filter using client.send() does', async () => {
-  const {WsAdapter} = nest('@nestjs/platform-ws');
-  @Catch(WsException)
-  class SendFilter {
-    catch(exception: any, host: any) {
-      host.switchToWs().getClient().send(JSON.stringify({event: 'exception', data: exception.getError()}));
+claim(
+  `${page}#inheritance`,
+  'with WsAdapter the built-in handling sends nothing over the wire; a filter using client.send() does',
+  async () => {
+    const {WsAdapter} = nest('@nestjs/platform-ws');
+    @Catch(WsException)
+    class SendFilter {
+      catch(exception: any, host: any) {
+        host
+          .switchToWs()
+          .getClient()
+          .send(JSON.stringify({event: 'exception', data: exception.getError()}));
+      }
     }
-  }
-  const Plain = throwingGateway();
-  const WithFilter = throwingGateway((target) => UseFilters(new SendFilter())(target));
-  for (const [gateway, expected] of [
-    [Plain, 'timeout'],
-    [WithFilter, {event: 'exception', data: 'Invalid credentials.'}],
-  ] as const) {
-    const url = await start([gateway], {setup: (app) => app.useWebSocketAdapter(new WsAdapter(app))});
-    const client = await wsConnect(url.replace('http', 'ws'));
-    client.socket.send(JSON.stringify({event: 'login', data: {}}));
-    expect(await client.next(400)).toEqual(expected);
-    client.close();
-    await close?.();
-    close = undefined;
-  }
-});
+    const Plain = throwingGateway();
+    const WithFilter = throwingGateway((target) => UseFilters(new SendFilter())(target));
+    for (const [gateway, expected] of [
+      [Plain, 'timeout'],
+      [WithFilter, {event: 'exception', data: 'Invalid credentials.'}],
+    ] as const) {
+      const url = await start([gateway], {
+        setup: (app) => app.useWebSocketAdapter(new WsAdapter(app)),
+      });
+      const client = await wsConnect(url.replace('http', 'ws'));
+      client.socket.send(JSON.stringify({event: 'login', data: {}}));
+      expect(await client.next(400)).toEqual(expected);
+      client.close();
+      await close?.();
+      close = undefined;
+    }
+  },
+);

@@ -58,49 +58,71 @@ afterAll(async () => {
   delete process.env.WS_TOKEN;
 });
 
-claim(`${page}#binding-guards`, "WsAuthGuard lets a client with the handshake auth token through: the handler's WsResponse arrives", async () => {
-  const socket = await ioConnect(url, {auth: {token: 'let-me-in'}});
-  const got = collect(socket, 'events');
-  socket.emit('events', {name: 'Tom'});
-  expect(await got).toEqual([{name: 'Tom'}]);
-  socket.close();
-});
+claim(
+  `${page}#binding-guards`,
+  "WsAuthGuard lets a client with the handshake auth token through: the handler's WsResponse arrives",
+  async () => {
+    const socket = await ioConnect(url, {auth: {token: 'let-me-in'}});
+    const got = collect(socket, 'events');
+    socket.emit('events', {name: 'Tom'});
+    expect(await got).toEqual([{name: 'Tom'}]);
+    socket.close();
+  },
+);
 
-claim(`${page}#binding-guards`, 'a wrong token: the WsException thrown by the guard reaches the client as an exception event', async () => {
-  const socket = await ioConnect(url, {auth: {token: 'wrong'}});
-  const events = collect(socket, 'events', 1, 300);
-  const errors = collect(socket, 'exception');
-  socket.emit('events', {name: 'Tom'});
-  expect(await errors).toEqual([{status: 'error', message: 'Missing or invalid token'}]);
-  expect(await events).toEqual([]);
-  socket.close();
-});
+claim(
+  `${page}#binding-guards`,
+  'a wrong token: the WsException thrown by the guard reaches the client as an exception event',
+  async () => {
+    const socket = await ioConnect(url, {auth: {token: 'wrong'}});
+    const events = collect(socket, 'events', 1, 300);
+    const errors = collect(socket, 'exception');
+    socket.emit('events', {name: 'Tom'});
+    expect(await errors).toEqual([{status: 'error', message: 'Missing or invalid token'}]);
+    expect(await events).toEqual([]);
+    socket.close();
+  },
+);
 
-claim(`${page}#guards`, 'a guard that returns false makes Nest throw WsException("Forbidden resource")', async () => {
-  const socket = await ioConnect(url);
-  const errors = collect(socket, 'exception');
-  socket.emit('closed', {});
-  expect(await errors).toEqual([{status: 'error', message: 'Forbidden resource'}]);
-  socket.close();
-});
+claim(
+  `${page}#guards`,
+  'a guard that returns false makes Nest throw WsException("Forbidden resource")',
+  async () => {
+    const socket = await ioConnect(url);
+    const errors = collect(socket, 'exception');
+    socket.emit('closed', {});
+    expect(await errors).toEqual([{status: 'error', message: 'Forbidden resource'}]);
+    socket.close();
+  },
+);
 
-claim(`${page}#binding-guards`, 'guards do not run on connection: a client without a token connects', async () => {
-  const socket = await ioConnect(url);
-  expect(socket.connected).toBe(true);
-  socket.close();
-});
+claim(
+  `${page}#binding-guards`,
+  'guards do not run on connection: a client without a token connects',
+  async () => {
+    const socket = await ioConnect(url);
+    expect(socket.connected).toBe(true);
+    socket.close();
+  },
+);
 
-claim(`${page}#binding-guards`, 'guards from useGlobalGuards() or APP_GUARD (both returning false here) are not applied to gateway handlers', async () => {
-  const socket = await ioConnect(url);
-  expect(await emitAck(socket, 'open', 42)).toBe(42);
-  expect(ran).toEqual([]);
-  socket.close();
-});
+claim(
+  `${page}#binding-guards`,
+  'guards from useGlobalGuards() or APP_GUARD (both returning false here) are not applied to gateway handlers',
+  async () => {
+    const socket = await ioConnect(url);
+    expect(await emitAck(socket, 'open', 42)).toBe(42);
+    expect(ran).toEqual([]);
+    socket.close();
+  },
+);
 
 claim(`${page}#binding-guards`, 'the JavaScript WsAuthGuard behaves the same', async () => {
   const {WsAuthGuard} = samples(page, {lang: 'js'}).require('ws-auth.guard');
   const guard = new WsAuthGuard();
-  const context = (token: string) => ({switchToWs: () => ({getClient: () => ({handshake: {auth: {token}}})})});
+  const context = (token: string) => ({
+    switchToWs: () => ({getClient: () => ({handshake: {auth: {token}}})}),
+  });
   expect(guard.canActivate(context('let-me-in'))).toBe(true);
   expect(() => guard.canActivate(context('nope'))).toThrow('Missing or invalid token');
 });
