@@ -442,3 +442,93 @@ claim(`${page}#separate-processes`, 'a sandboxed processor file runs the jobs in
   expect(done.returnvalue).toEqual({output: 'interview.mp3'});
 });
 
+
+claim(`${page}#root-options`, "Bull 3's defaults: lockDuration 30 s renewed at half of it, stalled check every 30 s, maxStalledCount 1", async () => {
+  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})]);
+  const queue = app.get(getQueueToken('audio'), {strict: false});
+  expect(queue.settings).toMatchObject({lockDuration: 30000, lockRenewTime: 15000, stalledInterval: 30000, maxStalledCount: 1});
+});
+
+claim(`${page}#concurrency`, 'the concurrency of the handlers of a queue adds up: two named handlers of 4 run 8 jobs at once', async () => {
+  const {TestProcessor, seen} = processor(`
+  active = 0;
+  @Process({ name: 'transcode', concurrency: 4 }) async t() { await this.hold(); }
+  @Process({ name: 'normalize', concurrency: 4 }) async n() { await this.hold(); }
+  async hold() { this.active++; seen.push(this.active); await new Promise((r) => setTimeout(r, 400)); this.active--; }`);
+  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+  const queue = app.get(getQueueToken('audio'), {strict: false});
+  for (let i = 0; i < 10; i++) await queue.add('transcode', {});
+  await until(() => queue.getJobCounts(), (c: any) => c.completed === 10, 8000);
+  expect(Math.max(...seen)).toBe(8);
+});
+
+claim(`${page}#request-scoped-consumers`, 'an event listener on a request-scoped consumer is ignored, with a warning', async () => {
+  const {TestProcessor, seen} = compileModule<any>(`
+import { Scope } from '@nestjs/common';
+import { OnQueueCompleted, Process, Processor } from '@nestjs/bull';
+export const seen: any[] = [];
+@Processor({ name: 'audio', scope: Scope.REQUEST })
+export class TestProcessor {
+  @Process() handle() { return 1; }
+  @OnQueueCompleted() done(job) { seen.push(job.id); }
+}
+`);
+  const logs = memoryLogger();
+  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor], logs.logger);
+  const queue = app.get(getQueueToken('audio'), {strict: false});
+  const job = await queue.add({});
+  await until(() => queue.getJob(job.id), (j: any) => j?.finishedOn != null);
+  await new Promise((r) => setTimeout(r, 100));
+  expect(seen).toEqual([]);
+  expect(logs.lines).toContainEqual(
+    expect.objectContaining({
+      level: 'warn',
+      message: 'Warning! "TestProcessor" class is request-scoped and it defines an event listener ("TestProcessor#done"). Since event listeners cannot be registered on scoped providers, this handler will be ignored.',
+    }),
+  );
+});
+
+claim(`${page}#async-configuration`, 'forRootAsync with useFactory, useClass (createSharedConfiguration()) and useExisting; a URL string for redis works at runtime', async () => {
+  const {BullConfigService} = samples(page, {under: 'async-configuration'}).require('bull-config.service');
+  process.env.REDIS_HOST = '127.0.0.1';
+  process.env.REDIS_PORT = String(redis.port);
+  @Module({providers: [BullConfigService], exports: [BullConfigService]})
+  class ConfigModule {}
+  for (const forRoot of [
+    BullModule.forRootAsync({useFactory: () => ({redis: {host: '127.0.0.1', port: redis.port}})}),
+    BullModule.forRootAsync({useClass: BullConfigService}),
+    BullModule.forRootAsync({imports: [ConfigModule], useExisting: BullConfigService}),
+    BullModule.forRootAsync({useFactory: () => ({redis: redis.url})}),
+  ]) {
+    const app = await boot([forRoot, BullModule.registerQueue({name: 'audio'})]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    const job = await queue.add({ok: true});
+    expect((await queue.getJob(job.id)).data).toEqual({ok: true});
+    await close?.();
+    close = undefined;
+  }
+});
+
+claim(`${page}#async-configuration`, 'registerQueueAsync: the factory options (a limiter) and an options class (createBullOptions()) configure the queue', async () => {
+  const {AudioQueueConfigService} = samples(page, {under: 'async-configuration'}).require('audio-queue-config.service');
+  const app = await boot([
+    root(),
+    BullModule.registerQueueAsync({name: 'audio', useFactory: () => ({limiter: {max: 10, duration: 1000}})}),
+    BullModule.registerQueueAsync({name: 'video', useClass: AudioQueueConfigService}),
+  ]);
+  expect(app.get(getQueueToken('audio'), {strict: false}).limiter).toEqual({max: 10, duration: 1000});
+  const video = app.get(getQueueToken('video'), {strict: false});
+  const job = await video.add({});
+  expect(job.opts).toMatchObject({attempts: 3, removeOnComplete: true});
+});
+
+claim(`${page}#async-configuration`, 'a limiter max read from the environment as a string still limits (Bull converts it)', async () => {
+  const {TestProcessor, seen} = processor(`@Process() handle() { seen.push(Date.now()); }`);
+  const app = await boot([root(), BullModule.registerQueue({name: 'audio', limiter: {max: '2' as any, duration: 1000}})], [TestProcessor]);
+  const queue = app.get(getQueueToken('audio'), {strict: false});
+  const started = Date.now();
+  for (let i = 0; i < 4; i++) await queue.add({});
+  await until(() => seen.length, (n) => n >= 2);
+  await new Promise((r) => setTimeout(r, 300));
+  expect(seen.filter((at: number) => at - started < 600)).toHaveLength(2);
+});
