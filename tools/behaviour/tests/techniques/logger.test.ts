@@ -301,6 +301,19 @@ describe('#extend-built-in-logger', () => {
     });
     expect(error?.message).toBe('Using the "extends Logger" instruction is not allowed in Nest v8. Please, use "extends ConsoleLogger" instead.');
   });
+
+  claim(`${page}#extend-built-in-logger`, 'a subclass of Logger given to useLogger() logs the same message and, by default, ends the process', async () => {
+    class OldStyle extends Logger {}
+    const app = await NestFactory.create(AppModule, {logger: false});
+    toClose.push(app);
+    (Logger as any).staticInstanceRef = defaultLogger;
+    let code: number | undefined;
+    const {err} = await capture(() => {
+      code = exitCodeOf(() => app.useLogger(new OldStyle()));
+    });
+    expect(code).toBe(1);
+    expect(err).toContain('Using the "extends Logger" instruction is not allowed in Nest v8. Please, use "extends ConsoleLogger" instead.');
+  });
 });
 
 describe('#dependency-injection', () => {
