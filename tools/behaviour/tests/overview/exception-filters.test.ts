@@ -303,3 +303,50 @@ claim(`${page}#catch-everything`, `in a testing module the filter is built in co
   expect(reply.status).toBe(500);
   expect(reply.json()).toMatchObject({statusCode: 500, path: '/boom/type-error'});
 });
+
+claim(`${page}#exception-filters`, `@Catch() with several classes catches each of them and nothing else; a filter that writes no response leaves the request unanswered`, async () => {
+  const {answersWithin} = await import('./_support');
+  class OutOfCats extends Error {}
+  class OutOfFood extends Error {}
+  @Catch(OutOfCats, OutOfFood)
+  class ShortageFilter {
+    catch(exception: Error, host: any) {
+      host.switchToHttp().getResponse().status(503).json({shortage: exception.constructor.name});
+    }
+  }
+  @Catch(BadRequestException)
+  class SilentFilter {
+    catch() {
+      return undefined;
+    }
+  }
+  @Controller('shop')
+  @UseFilters(ShortageFilter)
+  class ShopController {
+    @Get('cats')
+    cats() {
+      throw new OutOfCats();
+    }
+
+    @Get('food')
+    food() {
+      throw new OutOfFood();
+    }
+
+    @Get('other')
+    other() {
+      throw new TypeError('other');
+    }
+
+    @Get('silent')
+    @UseFilters(SilentFilter)
+    silent() {
+      throw new BadRequestException();
+    }
+  }
+  const {base} = await start([ShopController]);
+  expect((await call(base, 'GET', '/shop/cats')).json()).toEqual({shortage: 'OutOfCats'});
+  expect((await call(base, 'GET', '/shop/food')).json()).toEqual({shortage: 'OutOfFood'});
+  expect((await call(base, 'GET', '/shop/other')).json()).toEqual({statusCode: 500, message: 'Internal server error'});
+  expect(await answersWithin(base, 'GET', '/shop/silent', 300)).toBe('hung');
+});
