@@ -1,5 +1,8 @@
-import {afterAll, afterEach, beforeAll, expect} from 'vitest';
-import {claim, compileModule, fragment, memoryLogger, nest, readPage, samples, service, type Service} from '../../lib';
+import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, afterEach, beforeAll, describe, expect} from 'vitest';
+import {claim, compileModule, expectOutput, fragment, listen, memoryLogger, nest, readPage, samples, service, type Service} from '../../lib';
 
 const {Module} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -531,4 +534,66 @@ claim(`${page}#async-configuration`, 'a limiter max read from the environment as
   await until(() => seen.length, (n) => n >= 2);
   await new Promise((r) => setTimeout(r, 300));
   expect(seen.filter((at: number) => at - started < 600)).toHaveLength(2);
+});
+
+describe('the transcoding example', () => {
+  // ffmpeg is not installed here: a stand-in on PATH copies the input to the output (or fails for a
+  // missing input, as ffmpeg does), so the page's controller, queue and processor run unchanged.
+  let dir: string;
+  let previousCwd: string;
+  let previousPath: string | undefined;
+  beforeAll(() => {
+    previousCwd = process.cwd();
+    previousPath = process.env.PATH;
+    dir = mkdtempSync(join(tmpdir(), 'behaviour-transcode-'));
+    mkdirSync(join(dir, 'bin'));
+    mkdirSync(join(dir, 'uploads'));
+    writeFileSync(join(dir, 'uploads', 'interview.wav'), 'RIFF');
+    writeFileSync(join(dir, 'bin', 'ffmpeg'), '#!/bin/sh\n[ -f "$3" ] || { echo "$3: No such file or directory" >&2; exit 1; }\ncp "$3" "$4"\n', {mode: 0o755});
+    process.env.PATH = `${join(dir, 'bin')}:${previousPath}`;
+    process.chdir(dir);
+  });
+  afterAll(() => {
+    process.chdir(previousCwd);
+    process.env.PATH = previousPath;
+    rmSync(dir, {recursive: true, force: true});
+  });
+
+  claim(`${page}#example-transcoding-audio-files`, 'POST /audio/transcode answers the job id at once; GET /audio/jobs/1 reports the completed job as shown', async () => {
+    const set = samples(page, {under: 'example-transcoding-audio-files', edit: {'app.module': rootEdit()}});
+    const {AppModule} = set.require('app.module');
+    const app = await NestFactory.create(AppModule, {logger: false});
+    close = () => app.close();
+    const base = (await listen(app)) as string;
+    const accepted = await fetch(`${base}/audio/transcode`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json'},
+      body: JSON.stringify({file: 'uploads/interview.wav', format: 'mp3'}),
+    });
+    expect(accepted.status).toBe(201);
+    expectOutput(page, 'transcode-accepted', await accepted.text());
+    const done = await until(
+      async () => (await fetch(`${base}/audio/jobs/1`)).json(),
+      (body: any) => body.state === 'completed',
+    );
+    expectOutput(page, 'transcode-completed', done);
+    expect(existsSync(join(dir, 'uploads', 'interview.mp3'))).toBe(true);
+    expect((await fetch(`${base}/audio/jobs/99`)).status).toBe(404);
+  });
+
+  claim(`${page}#example-transcoding-audio-files`, 'a failing conversion is tried twice, then reported as failed with the message in error', async () => {
+    const set = samples(page, {under: 'example-transcoding-audio-files', edit: {'app.module': rootEdit()}});
+    const {AppModule} = set.require('app.module');
+    const logs = memoryLogger();
+    const app = await NestFactory.create(AppModule, {logger: logs.logger});
+    close = () => app.close();
+    const base = (await listen(app)) as string;
+    const {jobId} = await (
+      await fetch(`${base}/audio/transcode`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({file: 'uploads/missing.wav', format: 'mp3'})})
+    ).json();
+    const failed = await until(async () => (await fetch(`${base}/audio/jobs/${jobId}`)).json(), (body: any) => body.state === 'failed');
+    expect(failed.error).toMatch(/missing\.wav: No such file or directory/);
+    const attempts = logs.lines.filter((line) => line.level === 'error' && line.message.startsWith(`Job ${jobId} failed on attempt`));
+    expect(attempts.map((line) => line.message.slice(0, `Job ${jobId} failed on attempt 1`.length))).toEqual([`Job ${jobId} failed on attempt 1`, `Job ${jobId} failed on attempt 2`]);
+  });
 });
