@@ -19,6 +19,7 @@ import {MonospaceFontPreload} from '@site/src/components/FontPreload';
 import CoursesBanner from '@site/src/components/CoursesBanner';
 import EnterpriseBanner from '@site/src/components/EnterpriseBanner';
 import ShopBanner from '@site/src/components/ShopBanner';
+import Diagram from '@site/src/components/Diagram';
 
 const entities: Record<string, string> = {
   '&#39;': "'",
@@ -33,11 +34,10 @@ export function unescapeAlt(text: string): string {
   return text.replace(/&(#39|quot|lt|gt|amp);/g, (entity) => entities[entity] ?? entity);
 }
 
-const Img = MDXComponents.img;
-
-function ImgWithAlt(props: ComponentProps<typeof Img>) {
+/** The pages' images are diagrams: each opens full-screen (src/components/Diagram). */
+function ImgWithAlt(props: ComponentProps<'img'>) {
   return (
-    <Img {...props} alt={typeof props.alt === 'string' ? unescapeAlt(props.alt) : props.alt} />
+    <Diagram {...props} alt={typeof props.alt === 'string' ? unescapeAlt(props.alt) : props.alt} />
   );
 }
 

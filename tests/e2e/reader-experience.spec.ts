@@ -201,3 +201,45 @@ test('an unknown address lands on the introduction, saying which address and the
   // The 404 page's own text never showed before the redirect.
   await expect(page.getByText('Page not found')).toHaveCount(0);
 });
+
+test.describe('diagrams', () => {
+  test.use({viewport: {width: 375, height: 740}, hasTouch: true});
+
+  test('open full-screen on tap, zoom in, and close with Escape back to the diagram', async ({
+    page,
+  }) => {
+    await page.goto('/controllers');
+    const diagram = page.getByRole('button', {name: /Three HTTP requests .* \(open full-screen\)/});
+    await diagram.tap();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    const image = dialog.locator('img');
+    const fitted = (await image.boundingBox())!.width;
+    await dialog.getByRole('button', {name: 'Zoom in'}).tap();
+    await expect(dialog.getByRole('button', {name: 'Zoom in'})).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    expect((await image.boundingBox())!.width).toBeGreaterThan(fitted * 1.5);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(diagram).toBeFocused();
+  });
+
+  test('have a dark variant, and so do the logo tiles', async ({page}) => {
+    await page.emulateMedia({colorScheme: 'dark'});
+    await page.goto('/controllers');
+    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+    const filter = await page
+      .locator('article img')
+      .first()
+      .evaluate((el) => getComputedStyle(el).filter);
+    expect(filter).toContain('invert');
+    await page.goto('/discover/companies');
+    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+    const tile = page.locator('article a:has(img)').first();
+    const background = await tile.evaluate((el) => getComputedStyle(el).backgroundColor);
+    const [r, g, b] = (background.match(/\d+/g) ?? []).map(Number);
+    expect(r + g + b).toBeLessThan(3 * 100);
+  });
+});
