@@ -87,3 +87,53 @@ export class Plain { @MessagePattern('plain') plain() { return 'ok'; } }
     expect(counts).toEqual({false: 0, true: 1});
   },
 );
+
+claim(
+  `${page}#binding-interceptors`,
+  'with Kafka the TimingInterceptor logs KafkaContext (a record handed to the server as kafkajs delivers it; no broker here)',
+  async () => {
+    const {TimingInterceptor} = samples(page).require('timing.interceptor');
+    const {Heroes} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { EventPattern } from '@nestjs/microservices';
+@Controller()
+export class Heroes { @EventPattern('hero.created') created() { return 'ok'; } }
+`,
+      'interceptors-kafka',
+    );
+    @Module({controllers: [Heroes]})
+    class KafkaModule {}
+    const app = await NestFactory.createMicroservice(KafkaModule, {
+      transport: Transport.KAFKA,
+      logger: log.logger,
+      options: {
+        client: {clientId: 'heroes', brokers: ['127.0.0.1:9']},
+        consumer: {groupId: 'heroes-consumer'},
+      },
+    });
+    app.useGlobalInterceptors(new TimingInterceptor());
+    await app.init();
+    const before = timingLines().length;
+    try {
+      await (app as any).server.handleMessage({
+        topic: 'hero.created',
+        partition: 0,
+        message: {
+          key: null,
+          value: Buffer.from('{"id":1}'),
+          offset: '0',
+          timestamp: '0',
+          headers: {},
+        },
+      });
+      for (let i = 0; i < 50 && timingLines().length === before; i += 1)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(timingLines().slice(before)).toEqual([
+        expect.stringMatching(/^KafkaContext: handled in \d+ms$/),
+      ]);
+    } finally {
+      await app.close();
+    }
+  },
+);

@@ -439,7 +439,7 @@ Module({ controllers: [Ping] })(AppModule);
     try {
       const none = run({url});
       const few = run({url, retryAttempts: 3, retryDelay: 200});
-      const many = run({url, retryAttempts: 100, retryDelay: 100});
+      const many = run({url, retryAttempts: 1000, retryDelay: 100});
       await until(() => [none, few, many].every((s) => s.out.includes('LISTENING')), 15_000);
       const stoppedAt = Date.now();
       await stopRedis(server);
@@ -456,7 +456,9 @@ Module({ controllers: [Ping] })(AppModule);
       await until(() => {
         publisher.publish('ping', JSON.stringify({pattern: 'ping', data: 1}));
         return many.out.includes('PING');
-      }, 10_000);
+      }, 20_000).catch(() => {
+        throw new Error(`no PING after the restart (exit ${many.code}):\n${many.out}`);
+      });
       publisher.quit();
       expect(many.code).toBe(null);
     } finally {
