@@ -386,3 +386,20 @@ for (const lang of ['ts', 'js'] as const) {
 }
 
 void Logger;
+
+claim(`${page}#cron-options`, "utcOffset as '+02:00' or as 120 minutes: a 9:00 pattern runs at 7:00 UTC; unrefTimeout is accepted", async () => {
+  @Injectable()
+  class Offsets {
+    @Cron('0 0 9 * * *', {name: 'text-offset', utcOffset: '+02:00'})
+    text() {}
+    @Cron('0 0 9 * * *', {name: 'minutes-offset', utcOffset: 120, unrefTimeout: true})
+    minutes() {}
+  }
+  const app = await boot([Offsets]);
+  const registry = app.get(SchedulerRegistry);
+  for (const name of ['text-offset', 'minutes-offset']) {
+    const next: Date = registry.getCronJob(name).nextDates().toDate();
+    expect([next.getUTCHours(), next.getUTCMinutes()]).toEqual([7, 0]);
+  }
+  expect(registry.getCronJob('minutes-offset').unrefTimeout).toBe(true);
+});
