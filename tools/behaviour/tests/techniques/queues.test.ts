@@ -597,3 +597,32 @@ describe('the transcoding example', () => {
     expect(attempts.map((line) => line.message.slice(0, `Job ${jobId} failed on attempt 1`.length))).toEqual([`Job ${jobId} failed on attempt 1`, `Job ${jobId} failed on attempt 2`]);
   });
 });
+
+claim(`${page}#testing-producers`, "overriding getQueueToken('audio') hands the test double to the example's controller", async () => {
+  const {vi} = await import('vitest');
+  const {Test} = nest('@nestjs/testing');
+  const set = samples(page, {under: 'example-transcoding-audio-files', edit: {'app.module': rootEdit()}});
+  const {AudioController} = set.require('audio/audio.controller');
+  const code = fragment(page, 'testing-producers', 'getQueueToken').value;
+  const moduleRef = await new Function('Test', 'AudioController', 'getQueueToken', 'jest', `return (async () => { ${code}; return moduleRef; })();`)(Test, AudioController, getQueueToken, vi);
+  const controller = moduleRef.get(AudioController);
+  expect(await controller.transcode({file: 'uploads/interview.wav', format: 'mp3'})).toEqual({jobId: '42'});
+  const double = moduleRef.get(getQueueToken('audio'));
+  expect(double.add).toHaveBeenCalledWith('transcode', {file: 'uploads/interview.wav', format: 'mp3'});
+  await moduleRef.close();
+});
+
+claim(`${page}#shutting-down-gracefully`, 'app.close() closes the queue after waiting for its active job to finish', async () => {
+  const {TestProcessor, seen} = processor(`@Process() async slow(job) { seen.push('start'); await new Promise((r) => setTimeout(r, 400)); seen.push('end'); return 'done'; }`);
+  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+  const queue = app.get(getQueueToken('audio'), {strict: false});
+  const job = await queue.add({});
+  await until(() => seen.length, (n) => n === 1);
+  close = undefined;
+  await app.close();
+  expect(seen).toEqual(['start', 'end']);
+  const Bull = nest('bull');
+  const reader = new Bull('audio', {redis: {host: '127.0.0.1', port: redis.port}});
+  expect(await (await reader.getJob(job.id)).getState()).toBe('completed');
+  await reader.close();
+});
