@@ -257,3 +257,10 @@ claim(`${page}#creating-a-custom-decorator-cross-platform`, '@Cookies() without 
   const response = await fetch(`${base}/all`, {headers: {cookie: cookieHeader({theme: 'dark', userId: signed('42')})}});
   expect(await response.json()).toEqual({theme: 'dark'});
 });
+
+claim(`${page}#use-with-express-default`, "cookieParser's options.decode replaces the function that decodes cookie values", async () => {
+  const {CatsController} = samples(page, {pick: {'cats.controller': 1}}).require('cats.controller');
+  const base = await withParser(CatsController, cookieParser(secret, {decode: (value: string) => decodeURIComponent(value).toUpperCase()}));
+  const response = await fetch(`${base}/cats`, {headers: {cookie: 'theme=dark%20blue'}});
+  expect(await response.json()).toEqual({theme: 'DARK BLUE'});
+});
