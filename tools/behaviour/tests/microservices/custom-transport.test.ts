@@ -20,11 +20,16 @@ const page = 'docs/microservices/custom-transport.md';
 
 let nats: Service;
 let rabbit: Service;
+let redis: Service;
 beforeAll(async () => {
-  [nats, rabbit] = await Promise.all([service('nats'), service('rabbitmq')]);
+  [nats, rabbit, redis] = await Promise.all([
+    service('nats'),
+    service('rabbitmq'),
+    service('redis'),
+  ]);
 });
 afterAll(async () => {
-  await Promise.all([nats?.stop(), rabbit?.stop()]);
+  await Promise.all([nats?.stop(), rabbit?.stop(), redis?.stop()]);
 });
 
 async function until(check: () => boolean, ms = 5000): Promise<void> {
@@ -384,5 +389,39 @@ claim(
     expect(provider.provide).toBe('MATH_SERVICE');
     expect(provider.useValue).toBeInstanceOf(LocalClient);
     expect((provider.useValue as any).bus).toBe(bus);
+  },
+);
+
+claim(
+  `${page}#message-serialization`,
+  'on Redis the handler is chosen by the channel: a message on orders reaches nothing, the same message on order_placed runs the handler',
+  async () => {
+    const {OrderEventsDeserializer} = samples(page).require('order-events.deserializer');
+    const received: any[] = [];
+    const log = memoryLogger();
+    const app = await NestFactory.createMicroservice(ordersModule(received), {
+      transport: Transport.REDIS,
+      logger: log.logger,
+      options: {url: redis.url, deserializer: new OrderEventsDeserializer()},
+    });
+    await app.listen();
+    const publisher = nest('redis').createClient({url: redis.url});
+    try {
+      const numsub = () =>
+        new Promise<number>((done) =>
+          publisher.pubsub('numsub', 'order_placed', (_e: unknown, r: any[]) => done(Number(r[1]))),
+        );
+      for (let i = 0; i < 100 && (await numsub()) === 0; i += 1)
+        await new Promise((r) => setTimeout(r, 20));
+      const message = JSON.stringify({eventType: 'order_placed', body: {orderId: 5}});
+      await new Promise((r) => publisher.publish('orders', message, r));
+      await new Promise((r) => publisher.publish('order_placed', message, r));
+      await until(() => received.length > 0);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(received).toEqual([{order: {orderId: 5}}]);
+    } finally {
+      publisher.quit();
+      await app.close();
+    }
   },
 );

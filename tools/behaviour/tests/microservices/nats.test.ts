@@ -51,6 +51,8 @@ async function micro(module: unknown, options: object = {}) {
     options: {servers: [nats.url], ...options},
   });
   await app.listen();
+  // listen() resolves once the subscriptions are sent; a flush makes sure the server has them.
+  await (app as any).server.natsClient.flush();
   return app;
 }
 const client = (options: object = {}) =>
