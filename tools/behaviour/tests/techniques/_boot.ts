@@ -32,13 +32,22 @@ export function mainSource(page: string, options: BootOptions): string {
   return code;
 }
 
-export async function bootMain(page: string, AppModule: unknown, options: BootOptions): Promise<any> {
+export async function bootMain(
+  page: string,
+  AppModule: unknown,
+  options: BootOptions,
+): Promise<any> {
   const code = mainSource(page, options);
   const edits: Edit[] = [
     [/await app\.listen\([^)]*\);/, 'return app;'],
     [/^bootstrap\(\);$/m, 'export { bootstrap };'],
-    ["import { AppModule } from './app.module';", 'const { AppModule } = (globalThis as any).__behaviourAppModule;'],
-    ...(/import \* as \w+ from '[\w-]+';/.test(code) ? ([[/import \* as (\w+) from '([\w-]+)';/g, "import $1 = require('$2');"]] as Edit[]) : []),
+    [
+      "import { AppModule } from './app.module';",
+      'const { AppModule } = (globalThis as any).__behaviourAppModule;',
+    ],
+    ...(/import \* as \w+ from '[\w-]+';/.test(code)
+      ? ([[/import \* as (\w+) from '([\w-]+)';/g, "import $1 = require('$2');"]] as Edit[])
+      : []),
     ...(options.edit ?? []),
   ];
   const source = applyEdits(`${page} main`, code, edits);

@@ -56,73 +56,130 @@ const cookieHeader = (cookies: Record<string, string>) =>
     .join('; ');
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#use-with-express-default`, `request.cookies holds plain cookies and request.signedCookies the valid signed ones (${lang})`, async () => {
-    const {CatsController} = samples(page, {pick: {'cats.controller': 1}, lang}).require('cats.controller');
-    const base = await withParser(CatsController, cookieParser(secret));
-    const response = await fetch(`${base}/cats`, {headers: {cookie: cookieHeader({theme: 'dark', userId: signed('42')})}});
-    expect(await response.json()).toEqual({theme: 'dark', userId: '42'});
-  });
+  claim(
+    `${page}#use-with-express-default`,
+    `request.cookies holds plain cookies and request.signedCookies the valid signed ones (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {pick: {'cats.controller': 1}, lang}).require(
+        'cats.controller',
+      );
+      const base = await withParser(CatsController, cookieParser(secret));
+      const response = await fetch(`${base}/cats`, {
+        headers: {cookie: cookieHeader({theme: 'dark', userId: signed('42')})},
+      });
+      expect(await response.json()).toEqual({theme: 'dark', userId: '42'});
+    },
+  );
 }
 
-claim(`${page}#use-with-express-default`, "the page's main registers cookie-parser with its secret", async () => {
-  const base = await expressApp('use-with-express-default');
-  const response = await fetch(`${base}/cats/preferences`);
-  const cookies = response.headers.get('set-cookie') ?? '';
-  expect(cookies).toContain(`userId=${encodeURIComponent(signed('42'))}`);
-});
+claim(
+  `${page}#use-with-express-default`,
+  "the page's main registers cookie-parser with its secret",
+  async () => {
+    const base = await expressApp('use-with-express-default');
+    const response = await fetch(`${base}/cats/preferences`);
+    const cookies = response.headers.get('set-cookie') ?? '';
+    expect(cookies).toContain(`userId=${encodeURIComponent(signed('42'))}`);
+  },
+);
 
-claim(`${page}#use-with-express-default`, 'a signed cookie with a wrong signature appears in signedCookies as false', async () => {
-  const {CatsController} = samples(page, {pick: {'cats.controller': 1}}).require('cats.controller');
-  const base = await withParser(CatsController, cookieParser(secret));
-  const response = await fetch(`${base}/cats`, {headers: {cookie: cookieHeader({userId: signed('42', 'another-secret')})}});
-  expect(await response.json()).toEqual({userId: false});
-});
+claim(
+  `${page}#use-with-express-default`,
+  'a signed cookie with a wrong signature appears in signedCookies as false',
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 1}}).require(
+      'cats.controller',
+    );
+    const base = await withParser(CatsController, cookieParser(secret));
+    const response = await fetch(`${base}/cats`, {
+      headers: {cookie: cookieHeader({userId: signed('42', 'another-secret')})},
+    });
+    expect(await response.json()).toEqual({userId: false});
+  },
+);
 
-claim(`${page}#use-with-express-default`, 'with an array of secrets, a cookie signed with any of them is accepted', async () => {
-  const {CatsController} = samples(page, {pick: {'cats.controller': 1}}).require('cats.controller');
-  const base = await withParser(CatsController, cookieParser(['new-secret', secret]));
-  const response = await fetch(`${base}/cats`, {headers: {cookie: cookieHeader({userId: signed('42', secret)})}});
-  expect(await response.json()).toEqual({userId: '42'});
-});
+claim(
+  `${page}#use-with-express-default`,
+  'with an array of secrets, a cookie signed with any of them is accepted',
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 1}}).require(
+      'cats.controller',
+    );
+    const base = await withParser(CatsController, cookieParser(['new-secret', secret]));
+    const response = await fetch(`${base}/cats`, {
+      headers: {cookie: cookieHeader({userId: signed('42', secret)})},
+    });
+    expect(await response.json()).toEqual({userId: '42'});
+  },
+);
 
-claim(`${page}#use-with-express-default`, 'without a secret, a signed cookie stays in the plain cookies, unchecked', async () => {
-  const {CatsController} = samples(page, {pick: {'cats.controller': 1}}).require('cats.controller');
-  const base = await withParser(CatsController, cookieParser());
-  const response = await fetch(`${base}/cats`, {headers: {cookie: cookieHeader({theme: signed('dark'), userId: signed('42')})}});
-  expect(await response.json()).toEqual({theme: signed('dark')});
-});
+claim(
+  `${page}#use-with-express-default`,
+  'without a secret, a signed cookie stays in the plain cookies, unchecked',
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 1}}).require(
+      'cats.controller',
+    );
+    const base = await withParser(CatsController, cookieParser());
+    const response = await fetch(`${base}/cats`, {
+      headers: {cookie: cookieHeader({theme: signed('dark'), userId: signed('42')})},
+    });
+    expect(await response.json()).toEqual({theme: signed('dark')});
+  },
+);
 
-claim(`${page}#use-with-express-default`, 'a value starting with j: is parsed as JSON, in both objects', async () => {
-  const {CatsController} = samples(page, {pick: {'cats.controller': 1}}).require('cats.controller');
-  const base = await withParser(CatsController, cookieParser(secret));
-  const response = await fetch(`${base}/cats`, {
-    headers: {cookie: cookieHeader({theme: 'j:{"name":"dark"}', userId: signed('j:{"id":42}')})},
-  });
-  expect(await response.json()).toEqual({theme: {name: 'dark'}, userId: {id: 42}});
-});
+claim(
+  `${page}#use-with-express-default`,
+  'a value starting with j: is parsed as JSON, in both objects',
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 1}}).require(
+      'cats.controller',
+    );
+    const base = await withParser(CatsController, cookieParser(secret));
+    const response = await fetch(`${base}/cats`, {
+      headers: {cookie: cookieHeader({theme: 'j:{"name":"dark"}', userId: signed('j:{"id":42}')})},
+    });
+    expect(await response.json()).toEqual({theme: {name: 'dark'}, userId: {id: 42}});
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#use-with-express-default`, `response.cookie() under @Res({ passthrough: true }) sets the cookies and the handler's value is still sent (${lang})`, async () => {
-    const {CatsController} = samples(page, {pick: {'cats.controller': 2}, lang}).require('cats.controller');
-    const base = await withParser(CatsController, cookieParser(secret));
-    const response = await fetch(`${base}/cats/preferences`);
-    expect(await response.json()).toEqual({saved: true});
-    const cookies = response.headers.get('set-cookie') ?? '';
-    expect(cookies).toMatch(/theme=dark; Max-Age=604800; Path=\/; Expires=/);
-    // signed with the (first) secret, HttpOnly
-    expect(cookies).toContain(`userId=${encodeURIComponent(signed('42'))}; Path=/; HttpOnly`);
-  });
+  claim(
+    `${page}#use-with-express-default`,
+    `response.cookie() under @Res({ passthrough: true }) sets the cookies and the handler's value is still sent (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {pick: {'cats.controller': 2}, lang}).require(
+        'cats.controller',
+      );
+      const base = await withParser(CatsController, cookieParser(secret));
+      const response = await fetch(`${base}/cats/preferences`);
+      expect(await response.json()).toEqual({saved: true});
+      const cookies = response.headers.get('set-cookie') ?? '';
+      expect(cookies).toMatch(/theme=dark; Max-Age=604800; Path=\/; Expires=/);
+      // signed with the (first) secret, HttpOnly
+      expect(cookies).toContain(`userId=${encodeURIComponent(signed('42'))}; Path=/; HttpOnly`);
+    },
+  );
 }
 
-claim(`${page}#use-with-express-default`, 'signed: true without a secret given to cookieParser() fails the request', async () => {
-  const {CatsController} = samples(page, {pick: {'cats.controller': 2}}).require('cats.controller');
-  const base = await withParser(CatsController, cookieParser());
-  const response = await fetch(`${base}/cats/preferences`);
-  expect(response.status).toBe(500);
-});
+claim(
+  `${page}#use-with-express-default`,
+  'signed: true without a secret given to cookieParser() fails the request',
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 2}}).require(
+      'cats.controller',
+    );
+    const base = await withParser(CatsController, cookieParser());
+    const response = await fetch(`${base}/cats/preferences`);
+    expect(response.status).toBe(500);
+  },
+);
 
-claim(`${page}#use-with-express-default`, 'with a plain @Res() the return value is ignored: nothing is sent until the handler ends the response', async () => {
-  const {CatsController} = compileModule<any>(`
+claim(
+  `${page}#use-with-express-default`,
+  'with a plain @Res() the return value is ignored: nothing is sent until the handler ends the response',
+  async () => {
+    const {CatsController} = compileModule<any>(`
 import { Controller, Get, Res } from '@nestjs/common';
 @Controller('cats')
 export class CatsController {
@@ -133,34 +190,49 @@ export class CatsController {
   }
 }
 `);
-  const base = await withParser(CatsController, cookieParser(secret));
-  const outcome = await fetch(`${base}/cats/preferences`, {signal: AbortSignal.timeout(700)}).then(
-    () => 'answered',
-    (error: Error) => error.name,
-  );
-  expect(outcome).toBe('TimeoutError');
-});
+    const base = await withParser(CatsController, cookieParser(secret));
+    const outcome = await fetch(`${base}/cats/preferences`, {
+      signal: AbortSignal.timeout(700),
+    }).then(
+      () => 'answered',
+      (error: Error) => error.name,
+    );
+    expect(outcome).toBe('TimeoutError');
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#use-with-fastify`, `fastify-cookie: request.cookies is read and reply.setCookie() sets the cookie (${lang})`, async () => {
-    const {CatsController} = samples(page, {pick: {'cats.controller': 3}, lang}).require('cats.controller');
-    const base = await fastifyWith(CatsController);
-    const read = await fetch(`${base}/cats`, {headers: {cookie: 'theme=dark'}});
-    expect(await read.json()).toEqual({theme: 'dark'});
-    const write = await fetch(`${base}/cats/preferences`);
-    expect(await write.json()).toEqual({saved: true});
-    expect(write.headers.get('set-cookie')).toBe('theme=dark; Path=/; HttpOnly');
-  });
+  claim(
+    `${page}#use-with-fastify`,
+    `fastify-cookie: request.cookies is read and reply.setCookie() sets the cookie (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {pick: {'cats.controller': 3}, lang}).require(
+        'cats.controller',
+      );
+      const base = await fastifyWith(CatsController);
+      const read = await fetch(`${base}/cats`, {headers: {cookie: 'theme=dark'}});
+      expect(await read.json()).toEqual({theme: 'dark'});
+      const write = await fetch(`${base}/cats/preferences`);
+      expect(await write.json()).toEqual({saved: true});
+      expect(write.headers.get('set-cookie')).toBe('theme=dark; Path=/; HttpOnly');
+    },
+  );
 }
 
-claim(`${page}#use-with-fastify`, "the page's Fastify main registers fastify-cookie with its secret", async () => {
-  const {CatsController} = samples(page, {pick: {'cats.controller': 3}}).require('cats.controller');
-  const app = await bootMain(page, appModule(CatsController), {under: 'use-with-fastify'});
-  close = () => app.close();
-  const base = await listen(app);
-  const read = await fetch(`${base}/cats`, {headers: {cookie: 'theme=dark'}});
-  expect(await read.json()).toEqual({theme: 'dark'});
-});
+claim(
+  `${page}#use-with-fastify`,
+  "the page's Fastify main registers fastify-cookie with its secret",
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 3}}).require(
+      'cats.controller',
+    );
+    const app = await bootMain(page, appModule(CatsController), {under: 'use-with-fastify'});
+    close = () => app.close();
+    const base = await listen(app);
+    const read = await fetch(`${base}/cats`, {headers: {cookie: 'theme=dark'}});
+    expect(await read.json()).toEqual({theme: 'dark'});
+  },
+);
 
 function unsignController(): any {
   const body = fragment(page, 'use-with-fastify', 'unsignCookie').value;
@@ -181,30 +253,43 @@ ${body}
 `).MeController;
 }
 
-claim(`${page}#use-with-fastify`, 'a cookie set with { signed: true } carries its signature; unsignCookie() gives { valid: true, value }', async () => {
-  const base = await fastifyWith(unsignController());
-  const login = await fetch(`${base}/me/login`);
-  const setCookie = login.headers.get('set-cookie')!;
-  const raw = /userId=([^;]+)/.exec(setCookie)![1];
-  expect(decodeURIComponent(raw)).toBe(signature.sign('42', secret));
-  const me = await fetch(`${base}/me`, {headers: {cookie: `userId=${raw}`}});
-  expect(me.status).toBe(200);
-  expect(await me.json()).toEqual({userId: '42'});
-});
+claim(
+  `${page}#use-with-fastify`,
+  'a cookie set with { signed: true } carries its signature; unsignCookie() gives { valid: true, value }',
+  async () => {
+    const base = await fastifyWith(unsignController());
+    const login = await fetch(`${base}/me/login`);
+    const setCookie = login.headers.get('set-cookie')!;
+    const raw = /userId=([^;]+)/.exec(setCookie)![1];
+    expect(decodeURIComponent(raw)).toBe(signature.sign('42', secret));
+    const me = await fetch(`${base}/me`, {headers: {cookie: `userId=${raw}`}});
+    expect(me.status).toBe(200);
+    expect(await me.json()).toEqual({userId: '42'});
+  },
+);
 
-claim(`${page}#use-with-fastify`, 'a tampered cookie gives valid: false, and the UnauthorizedException a 401', async () => {
-  const base = await fastifyWith(unsignController());
-  const me = await fetch(`${base}/me`, {headers: {cookie: `userId=${encodeURIComponent(signature.sign('1', 'guess'))}`}});
-  expect(me.status).toBe(401);
-  expect((await me.json()).message).toBe('The userId cookie was tampered with');
-});
+claim(
+  `${page}#use-with-fastify`,
+  'a tampered cookie gives valid: false, and the UnauthorizedException a 401',
+  async () => {
+    const base = await fastifyWith(unsignController());
+    const me = await fetch(`${base}/me`, {
+      headers: {cookie: `userId=${encodeURIComponent(signature.sign('1', 'guess'))}`},
+    });
+    expect(me.status).toBe(401);
+    expect((await me.json()).message).toBe('The userId cookie was tampered with');
+  },
+);
 
-claim(`${page}#use-with-fastify`, 'without the cookie, the guarded fragment answers 401 instead of unsignCookie(undefined) throwing (500)', async () => {
-  const base = await fastifyWith(unsignController());
-  const me = await fetch(`${base}/me`);
-  expect(me.status).toBe(401);
-  // What the guard prevents: fastify-cookie 5 throws on an undefined value.
-  const {MeController} = compileModule<any>(`
+claim(
+  `${page}#use-with-fastify`,
+  'without the cookie, the guarded fragment answers 401 instead of unsignCookie(undefined) throwing (500)',
+  async () => {
+    const base = await fastifyWith(unsignController());
+    const me = await fetch(`${base}/me`);
+    expect(me.status).toBe(401);
+    // What the guard prevents: fastify-cookie 5 throws on an undefined value.
+    const {MeController} = compileModule<any>(`
 import { Controller, Get, Req } from '@nestjs/common';
 @Controller('me')
 export class MeController {
@@ -223,44 +308,74 @@ export class MeController {
   }
 }
 `);
-  await close?.();
-  const unguarded = await fastifyWith(MeController);
-  expect((await fetch(`${unguarded}/me`)).status).toBe(500);
-  expect(await (await fetch(`${unguarded}/me/error`)).json()).toEqual({name: 'TypeError', message: 'Signed cookie string must be provided.'});
-});
+    await close?.();
+    const unguarded = await fastifyWith(MeController);
+    expect((await fetch(`${unguarded}/me`)).status).toBe(500);
+    expect(await (await fetch(`${unguarded}/me/error`)).json()).toEqual({
+      name: 'TypeError',
+      message: 'Signed cookie string must be provided.',
+    });
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#creating-a-custom-decorator-cross-platform`, `@Cookies('theme') reads the cookie on Express and on Fastify, undefined when absent (${lang})`, async () => {
-    const set = samples(page, {under: 'creating-a-custom-decorator-cross-platform', lang});
-    const {CatsController} = set.require('cats.controller');
-    for (const base of [() => withParser(CatsController, cookieParser(secret)), () => fastifyWith(CatsController)]) {
-      const url = await base();
-      expect(await (await fetch(`${url}/cats`, {headers: {cookie: 'theme=dark'}})).text()).toBe('Your theme is dark');
-      expect(await (await fetch(`${url}/cats`)).text()).toBe('Your theme is light');
-      await close?.();
-      close = undefined;
-    }
-  });
+  claim(
+    `${page}#creating-a-custom-decorator-cross-platform`,
+    `@Cookies('theme') reads the cookie on Express and on Fastify, undefined when absent (${lang})`,
+    async () => {
+      const set = samples(page, {under: 'creating-a-custom-decorator-cross-platform', lang});
+      const {CatsController} = set.require('cats.controller');
+      for (const base of [
+        () => withParser(CatsController, cookieParser(secret)),
+        () => fastifyWith(CatsController),
+      ]) {
+        const url = await base();
+        expect(await (await fetch(`${url}/cats`, {headers: {cookie: 'theme=dark'}})).text()).toBe(
+          'Your theme is dark',
+        );
+        expect(await (await fetch(`${url}/cats`)).text()).toBe('Your theme is light');
+        await close?.();
+        close = undefined;
+      }
+    },
+  );
 }
 
-claim(`${page}#creating-a-custom-decorator-cross-platform`, '@Cookies() without a name gives all cookies, and never sees Express signedCookies', async () => {
-  const {Cookies} = samples(page, {under: 'creating-a-custom-decorator-cross-platform'}).require('cookies.decorator');
-  const {Controller, Get} = nest('@nestjs/common');
-  @Controller('all')
-  class AllController {
-    @Get()
-    all(@Cookies() cookies: Record<string, unknown>) {
-      return cookies;
+claim(
+  `${page}#creating-a-custom-decorator-cross-platform`,
+  '@Cookies() without a name gives all cookies, and never sees Express signedCookies',
+  async () => {
+    const {Cookies} = samples(page, {under: 'creating-a-custom-decorator-cross-platform'}).require(
+      'cookies.decorator',
+    );
+    const {Controller, Get} = nest('@nestjs/common');
+    @Controller('all')
+    class AllController {
+      @Get()
+      all(@Cookies() cookies: Record<string, unknown>) {
+        return cookies;
+      }
     }
-  }
-  const base = await withParser(AllController, cookieParser(secret));
-  const response = await fetch(`${base}/all`, {headers: {cookie: cookieHeader({theme: 'dark', userId: signed('42')})}});
-  expect(await response.json()).toEqual({theme: 'dark'});
-});
+    const base = await withParser(AllController, cookieParser(secret));
+    const response = await fetch(`${base}/all`, {
+      headers: {cookie: cookieHeader({theme: 'dark', userId: signed('42')})},
+    });
+    expect(await response.json()).toEqual({theme: 'dark'});
+  },
+);
 
-claim(`${page}#use-with-express-default`, "cookieParser's options.decode replaces the function that decodes cookie values", async () => {
-  const {CatsController} = samples(page, {pick: {'cats.controller': 1}}).require('cats.controller');
-  const base = await withParser(CatsController, cookieParser(secret, {decode: (value: string) => decodeURIComponent(value).toUpperCase()}));
-  const response = await fetch(`${base}/cats`, {headers: {cookie: 'theme=dark%20blue'}});
-  expect(await response.json()).toEqual({theme: 'DARK BLUE'});
-});
+claim(
+  `${page}#use-with-express-default`,
+  "cookieParser's options.decode replaces the function that decodes cookie values",
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 1}}).require(
+      'cats.controller',
+    );
+    const base = await withParser(
+      CatsController,
+      cookieParser(secret, {decode: (value: string) => decodeURIComponent(value).toUpperCase()}),
+    );
+    const response = await fetch(`${base}/cats`, {headers: {cookie: 'theme=dark%20blue'}});
+    expect(await response.json()).toEqual({theme: 'DARK BLUE'});
+  },
+);

@@ -37,16 +37,24 @@ async function start(controllers: unknown[], imports: unknown[] = []): Promise<s
   return listen(app);
 }
 
-type Part = [field: string, value: string] | [field: string, bytes: number, name: string, type?: string];
+type Part =
+  | [field: string, value: string]
+  | [field: string, bytes: number, name: string, type?: string];
 function form(...parts: Part[]): FormData {
   const data = new FormData();
   for (const part of parts) {
     if (typeof part[1] === 'string') data.append(part[0], part[1]);
-    else data.append(part[0], new Blob([Buffer.alloc(part[1], 1)], {type: part[3] ?? 'image/jpeg'}), part[2]);
+    else
+      data.append(
+        part[0],
+        new Blob([Buffer.alloc(part[1], 1)], {type: part[3] ?? 'image/jpeg'}),
+        part[2],
+      );
   }
   return data;
 }
-const post = (url: string, body: FormData | string, headers: Record<string, string> = {}) => fetch(url, {method: 'POST', body, headers});
+const post = (url: string, body: FormData | string, headers: Record<string, string> = {}) =>
+  fetch(url, {method: 'POST', body, headers});
 
 /** A controller around a handler fragment of the page. */
 function controllerAround(section: string, contains: string, extra = ''): any {
@@ -66,25 +74,46 @@ ${extra}
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#basic-example`, `FileInterceptor('photo') + @UploadedFile() give the file, @Body('caption') the text field (${lang})`, async () => {
-    const {CatsController} = samples(page, {under: 'basic-example', lang}).require('cats.controller');
-    const base = await start([CatsController]);
-    const response = await post(`${base}/cats/photo`, form(['photo', 1234, 'tom.jpg'], ['caption', 'Tom on the sofa']));
-    expect(response.status).toBe(201);
-    expect(await response.json()).toEqual({caption: 'Tom on the sofa', name: 'tom.jpg', size: 1234, type: 'image/jpeg'});
-  });
+  claim(
+    `${page}#basic-example`,
+    `FileInterceptor('photo') + @UploadedFile() give the file, @Body('caption') the text field (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {under: 'basic-example', lang}).require(
+        'cats.controller',
+      );
+      const base = await start([CatsController]);
+      const response = await post(
+        `${base}/cats/photo`,
+        form(['photo', 1234, 'tom.jpg'], ['caption', 'Tom on the sofa']),
+      );
+      expect(response.status).toBe(201);
+      expect(await response.json()).toEqual({
+        caption: 'Tom on the sofa',
+        name: 'tom.jpg',
+        size: 1234,
+        type: 'image/jpeg',
+      });
+    },
+  );
 }
 
-claim(`${page}#basic-example`, 'a file under another field name is rejected with 400 "Unexpected field"', async () => {
-  const {CatsController} = samples(page, {under: 'basic-example'}).require('cats.controller');
-  const base = await start([CatsController]);
-  const response = await post(`${base}/cats/photo`, form(['picture', 10, 'tom.jpg']));
-  expect(response.status).toBe(400);
-  expect((await response.json()).message).toBe('Unexpected field');
-});
+claim(
+  `${page}#basic-example`,
+  'a file under another field name is rejected with 400 "Unexpected field"',
+  async () => {
+    const {CatsController} = samples(page, {under: 'basic-example'}).require('cats.controller');
+    const base = await start([CatsController]);
+    const response = await post(`${base}/cats/photo`, form(['picture', 10, 'tom.jpg']));
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toBe('Unexpected field');
+  },
+);
 
-claim(`${page}#the-file-object`, 'the handler receives the Express.Multer.File shown, with the contents in buffer (memory storage)', async () => {
-  const {CatsController} = compileModule<any>(`
+claim(
+  `${page}#the-file-object`,
+  'the handler receives the Express.Multer.File shown, with the contents in buffer (memory storage)',
+  async () => {
+    const {CatsController} = compileModule<any>(`
 import { Controller, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 export const seen: any[] = [];
@@ -99,55 +128,100 @@ export class CatsController {
   }
 }
 `);
-  const base = await start([CatsController]);
-  const file = await (await post(`${base}/cats/photo`, form(['photo', 48213, 'tom.jpg']))).json();
-  expect(file.buffer).toBe(48213);
-  const {buffer, ...shown} = file;
-  void buffer;
-  expectOutput(page, 'file-object', shown);
-});
+    const base = await start([CatsController]);
+    const file = await (await post(`${base}/cats/photo`, form(['photo', 48213, 'tom.jpg']))).json();
+    expect(file.buffer).toBe(48213);
+    const {buffer, ...shown} = file;
+    void buffer;
+    expectOutput(page, 'file-object', shown);
+  },
+);
 
-claim(`${page}#storage-limits-and-filters`, 'diskStorage() writes the file under the chosen name; the object has destination, filename and path, no buffer', async () => {
-  const CatsController = controllerAround('storage-limits-and-filters', 'diskStorage({', `
+claim(
+  `${page}#storage-limits-and-filters`,
+  'diskStorage() writes the file under the chosen name; the object has destination, filename and path, no buffer',
+  async () => {
+    const CatsController = controllerAround(
+      'storage-limits-and-filters',
+      'diskStorage({',
+      `
   @Post('inspect')
   @UseInterceptors(FileInterceptor('photo', { storage: diskStorage({ destination: './uploads/photos' }) }))
   inspect(@UploadedFile() photo: any) {
     return { keys: Object.keys(photo).sort() };
-  }`);
-  const base = await start([CatsController]);
-  const {path} = await (await post(`${base}/cats/photo`, form(['photo', 100, 'tom.jpg']))).json();
-  expect(path).toMatch(/^uploads\/photos\/\d+-\d+\.jpg$/);
-  expect(existsSync(join(workdir, path))).toBe(true);
-  const {keys} = await (await post(`${base}/cats/inspect`, form(['photo', 100, 'tom.jpg']))).json();
-  expect(keys).toEqual(['destination', 'encoding', 'fieldname', 'filename', 'mimetype', 'originalname', 'path', 'size']);
-});
+  }`,
+    );
+    const base = await start([CatsController]);
+    const {path} = await (await post(`${base}/cats/photo`, form(['photo', 100, 'tom.jpg']))).json();
+    expect(path).toMatch(/^uploads\/photos\/\d+-\d+\.jpg$/);
+    expect(existsSync(join(workdir, path))).toBe(true);
+    const {keys} = await (
+      await post(`${base}/cats/inspect`, form(['photo', 100, 'tom.jpg']))
+    ).json();
+    expect(keys).toEqual([
+      'destination',
+      'encoding',
+      'fieldname',
+      'filename',
+      'mimetype',
+      'originalname',
+      'path',
+      'size',
+    ]);
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#array-of-files`, `FilesInterceptor('photos', 10) gives an array; more files than maxCount is 400 (${lang})`, async () => {
-    const {CatsController} = samples(page, {under: 'array-of-files', lang}).require('cats.controller');
-    const base = await start([CatsController]);
-    const ok = await post(`${base}/cats/gallery`, form(['photos', 10, 'tom.jpg'], ['photos', 10, 'misty.jpg']));
-    expect(await ok.json()).toEqual(['tom.jpg', 'misty.jpg']);
-    const many = form(...Array.from({length: 11}, (_, i): Part => ['photos', 10, `cat${i}.jpg`]));
-    const tooMany = await post(`${base}/cats/gallery`, many);
-    expect(tooMany.status).toBe(400);
-    expect((await tooMany.json()).message).toBe('Unexpected field');
-  });
+  claim(
+    `${page}#array-of-files`,
+    `FilesInterceptor('photos', 10) gives an array; more files than maxCount is 400 (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {under: 'array-of-files', lang}).require(
+        'cats.controller',
+      );
+      const base = await start([CatsController]);
+      const ok = await post(
+        `${base}/cats/gallery`,
+        form(['photos', 10, 'tom.jpg'], ['photos', 10, 'misty.jpg']),
+      );
+      expect(await ok.json()).toEqual(['tom.jpg', 'misty.jpg']);
+      const many = form(...Array.from({length: 11}, (_, i): Part => ['photos', 10, `cat${i}.jpg`]));
+      const tooMany = await post(`${base}/cats/gallery`, many);
+      expect(tooMany.status).toBe(400);
+      expect((await tooMany.json()).message).toBe('Unexpected field');
+    },
+  );
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#multiple-files`, `FileFieldsInterceptor: an object keyed by field, arrays even for one file, a missing field absent (${lang})`, async () => {
-    const {CatsController} = samples(page, {under: 'multiple-files', lang}).require('cats.controller');
-    const base = await start([CatsController]);
-    const both = await post(`${base}/cats/profile`, form(['avatar', 10, 'me.png', 'image/png'], ['photos', 10, 'a.jpg'], ['photos', 10, 'b.jpg']));
-    expect(await both.json()).toEqual({avatar: 'me.png', photos: 2});
-    const onlyPhotos = await post(`${base}/cats/profile`, form(['photos', 10, 'a.jpg']));
-    expect(await onlyPhotos.json()).toEqual({photos: 1});
-  });
+  claim(
+    `${page}#multiple-files`,
+    `FileFieldsInterceptor: an object keyed by field, arrays even for one file, a missing field absent (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {under: 'multiple-files', lang}).require(
+        'cats.controller',
+      );
+      const base = await start([CatsController]);
+      const both = await post(
+        `${base}/cats/profile`,
+        form(
+          ['avatar', 10, 'me.png', 'image/png'],
+          ['photos', 10, 'a.jpg'],
+          ['photos', 10, 'b.jpg'],
+        ),
+      );
+      expect(await both.json()).toEqual({avatar: 'me.png', photos: 2});
+      const onlyPhotos = await post(`${base}/cats/profile`, form(['photos', 10, 'a.jpg']));
+      expect(await onlyPhotos.json()).toEqual({photos: 1});
+    },
+  );
 }
 
-claim(`${page}#multiple-files`, 'the object holds arrays and omits fields that were not sent', async () => {
-  const {CatsController} = compileModule<any>(`
+claim(
+  `${page}#multiple-files`,
+  'the object holds arrays and omits fields that were not sent',
+  async () => {
+    const {CatsController} = compileModule<any>(`
 import { Controller, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
 @Controller('cats')
@@ -159,25 +233,40 @@ export class CatsController {
   }
 }
 `);
-  const base = await start([CatsController]);
-  expect(await (await post(`${base}/cats/profile`, form(['avatar', 10, 'me.png']))).json()).toEqual({avatar: 1});
-  expect((await post(`${base}/cats/profile`, form(['avatar', 10, 'a.png'], ['avatar', 10, 'b.png']))).status).toBe(400);
-});
+    const base = await start([CatsController]);
+    expect(
+      await (await post(`${base}/cats/profile`, form(['avatar', 10, 'me.png']))).json(),
+    ).toEqual({avatar: 1});
+    expect(
+      (await post(`${base}/cats/profile`, form(['avatar', 10, 'a.png'], ['avatar', 10, 'b.png'])))
+        .status,
+    ).toBe(400);
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#any-files`, `AnyFilesInterceptor() accepts every field; one flat array with fieldname (${lang})`, async () => {
-    const {CatsController} = samples(page, {under: 'any-files', lang}).require('cats.controller');
-    const base = await start([CatsController]);
-    const response = await post(`${base}/cats/attachments`, form(['invoice', 10, 'march.pdf', 'application/pdf'], ['photo', 10, 'tom.jpg']));
-    expect(await response.json()).toEqual(['invoice: march.pdf', 'photo: tom.jpg']);
-  });
+  claim(
+    `${page}#any-files`,
+    `AnyFilesInterceptor() accepts every field; one flat array with fieldname (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {under: 'any-files', lang}).require('cats.controller');
+      const base = await start([CatsController]);
+      const response = await post(
+        `${base}/cats/attachments`,
+        form(['invoice', 10, 'march.pdf', 'application/pdf'], ['photo', 10, 'tom.jpg']),
+      );
+      expect(await response.json()).toEqual(['invoice: march.pdf', 'photo: tom.jpg']);
+    },
+  );
 }
 
 const limitsController = () =>
   compileModule<any>(`
 import { Controller, Post, UploadedFile, UploadedFiles, UnsupportedMediaTypeException, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor, AnyFilesInterceptor } from '@nestjs/platform-express';
-const options = ${fragment(page, 'storage-limits-and-filters', 'fileFilter:').value.replace(/^FileInterceptor\('photo', /, '').replace(/\);\s*$/, '')};
+const options = ${fragment(page, 'storage-limits-and-filters', 'fileFilter:')
+    .value.replace(/^FileInterceptor\('photo', /, '')
+    .replace(/\);\s*$/, '')};
 @Controller('cats')
 export class CatsController {
   @Post('photo')
@@ -193,22 +282,44 @@ export class CatsController {
 }
 `).CatsController;
 
-claim(`${page}#storage-limits-and-filters`, 'a file above limits.fileSize is 413 Payload Too Large with the message "File too large"', async () => {
-  const base = await start([limitsController()]);
-  const response = await post(`${base}/cats/photo`, form(['photo', 2 * 1024 * 1024 + 1, 'big.jpg']));
-  expect(response.status).toBe(413);
-  expect(await response.json()).toEqual({statusCode: 413, message: 'File too large', error: 'Payload Too Large'});
-  expect((await post(`${base}/cats/photo`, form(['photo', 1024, 'small.jpg']))).status).toBe(201);
-});
+claim(
+  `${page}#storage-limits-and-filters`,
+  'a file above limits.fileSize is 413 Payload Too Large with the message "File too large"',
+  async () => {
+    const base = await start([limitsController()]);
+    const response = await post(
+      `${base}/cats/photo`,
+      form(['photo', 2 * 1024 * 1024 + 1, 'big.jpg']),
+    );
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({
+      statusCode: 413,
+      message: 'File too large',
+      error: 'Payload Too Large',
+    });
+    expect((await post(`${base}/cats/photo`, form(['photo', 1024, 'small.jpg']))).status).toBe(201);
+  },
+);
 
-claim(`${page}#storage-limits-and-filters`, 'a file of exactly limits.fileSize bytes is already refused (413); one byte less passes', async () => {
-  const base = await start([limitsController()]);
-  expect((await post(`${base}/cats/photo`, form(['photo', 2 * 1024 * 1024, 'edge.jpg']))).status).toBe(413);
-  expect((await post(`${base}/cats/photo`, form(['photo', 2 * 1024 * 1024 - 1, 'edge.jpg']))).status).toBe(201);
-});
+claim(
+  `${page}#storage-limits-and-filters`,
+  'a file of exactly limits.fileSize bytes is already refused (413); one byte less passes',
+  async () => {
+    const base = await start([limitsController()]);
+    expect(
+      (await post(`${base}/cats/photo`, form(['photo', 2 * 1024 * 1024, 'edge.jpg']))).status,
+    ).toBe(413);
+    expect(
+      (await post(`${base}/cats/photo`, form(['photo', 2 * 1024 * 1024 - 1, 'edge.jpg']))).status,
+    ).toBe(201);
+  },
+);
 
-claim(`${page}#storage-limits-and-filters`, 'other limit violations (limits.files) are 400 Bad Request', async () => {
-  const {CatsController} = compileModule<any>(`
+claim(
+  `${page}#storage-limits-and-filters`,
+  'other limit violations (limits.files) are 400 Bad Request',
+  async () => {
+    const {CatsController} = compileModule<any>(`
 import { Controller, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 @Controller('cats')
@@ -220,47 +331,76 @@ export class CatsController {
   }
 }
 `);
-  const base = await start([CatsController]);
-  const response = await post(`${base}/cats/many`, form(['a', 10, 'a.jpg'], ['b', 10, 'b.jpg']));
-  expect(response.status).toBe(400);
-  expect((await response.json()).message).toBe('Too many files');
-});
+    const base = await start([CatsController]);
+    const response = await post(`${base}/cats/many`, form(['a', 10, 'a.jpg'], ['b', 10, 'b.jpg']));
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toBe('Too many files');
+  },
+);
 
-claim(`${page}#storage-limits-and-filters`, 'fileFilter: an error passed to the callback reaches the client unchanged (415); false skips the file silently', async () => {
-  const base = await start([limitsController()]);
-  const rejected = await post(`${base}/cats/photo`, form(['photo', 10, 'tom.gif', 'image/gif']));
-  expect(rejected.status).toBe(415);
-  expect((await rejected.json()).message).toBe('Only JPEG and PNG images are allowed');
-  const skipped = await post(`${base}/cats/skip`, form(['a', 10, 'a.gif', 'image/gif'], ['b', 10, 'b.jpg']));
-  expect(skipped.status).toBe(201);
-  expect(await skipped.json()).toEqual(['b.jpg']);
-});
+claim(
+  `${page}#storage-limits-and-filters`,
+  'fileFilter: an error passed to the callback reaches the client unchanged (415); false skips the file silently',
+  async () => {
+    const base = await start([limitsController()]);
+    const rejected = await post(`${base}/cats/photo`, form(['photo', 10, 'tom.gif', 'image/gif']));
+    expect(rejected.status).toBe(415);
+    expect((await rejected.json()).message).toBe('Only JPEG and PNG images are allowed');
+    const skipped = await post(
+      `${base}/cats/skip`,
+      form(['a', 10, 'a.gif', 'image/gif'], ['b', 10, 'b.jpg']),
+    );
+    expect(skipped.status).toBe(201);
+    expect(await skipped.json()).toEqual(['b.jpg']);
+  },
+);
 
-claim(`${page}#basic-example`, 'a request that is not multipart is left alone: the handler runs with no file', async () => {
-  const CatsController = controllerAround('example', 'The photo field is required');
-  const base = await start([CatsController]);
-  const response = await post(`${base}/cats/photo`, JSON.stringify({photo: 'x'}), {'content-type': 'application/json'});
-  expect(response.status).toBe(400);
-  expect((await response.json()).message).toBe('The photo field is required');
-});
+claim(
+  `${page}#basic-example`,
+  'a request that is not multipart is left alone: the handler runs with no file',
+  async () => {
+    const CatsController = controllerAround('example', 'The photo field is required');
+    const base = await start([CatsController]);
+    const response = await post(`${base}/cats/photo`, JSON.stringify({photo: 'x'}), {
+      'content-type': 'application/json',
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toBe('The photo field is required');
+  },
+);
 
-claim(`${page}#example`, 'without a file, @UploadedFile() is undefined and the check answers 400; with one, the handler goes on', async () => {
-  const CatsController = controllerAround('example', 'The photo field is required');
-  const base = await start([CatsController]);
-  const missing = await post(`${base}/cats/photo`, form(['caption', 'no photo']));
-  expect(missing.status).toBe(400);
-  expect((await missing.json()).message).toBe('The photo field is required');
-  expect(await (await post(`${base}/cats/photo`, form(['photo', 10, 'tom.jpg']))).json()).toEqual({saved: 'tom.jpg'});
-});
+claim(
+  `${page}#example`,
+  'without a file, @UploadedFile() is undefined and the check answers 400; with one, the handler goes on',
+  async () => {
+    const CatsController = controllerAround('example', 'The photo field is required');
+    const base = await start([CatsController]);
+    const missing = await post(`${base}/cats/photo`, form(['caption', 'no photo']));
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).message).toBe('The photo field is required');
+    expect(await (await post(`${base}/cats/photo`, form(['photo', 10, 'tom.jpg']))).json()).toEqual(
+      {saved: 'tom.jpg'},
+    );
+  },
+);
 
-claim(`${page}#default-options`, "MulterModule.register({ dest }) makes the module's interceptors write to that folder under random names without extension", async () => {
-  const {CatsModule} = samples(page, {under: 'default-options', files: {'cats.controller': thumbnailController()}}).require('cats.module');
-  const base = await start([], [CatsModule]);
-  const {storedAs, path} = await (await post(`${base}/cats/photo`, form(['photo', 10, 'tom.jpg']))).json();
-  expect(storedAs).toMatch(/^[0-9a-f]{32}$/);
-  expect(path).toBe(`uploads/${storedAs}`);
-  expect(readdirSync(join(workdir, 'uploads'))).toContain(storedAs);
-});
+claim(
+  `${page}#default-options`,
+  "MulterModule.register({ dest }) makes the module's interceptors write to that folder under random names without extension",
+  async () => {
+    const {CatsModule} = samples(page, {
+      under: 'default-options',
+      files: {'cats.controller': thumbnailController()},
+    }).require('cats.module');
+    const base = await start([], [CatsModule]);
+    const {storedAs, path} = await (
+      await post(`${base}/cats/photo`, form(['photo', 10, 'tom.jpg']))
+    ).json();
+    expect(storedAs).toMatch(/^[0-9a-f]{32}$/);
+    expect(path).toBe(`uploads/${storedAs}`);
+    expect(readdirSync(join(workdir, 'uploads'))).toContain(storedAs);
+  },
+);
 
 function thumbnailController(): string {
   const method = fragment(page, 'default-options', "@Post('thumbnail')").value;
@@ -279,16 +419,30 @@ ${method}
 `;
 }
 
-claim(`${page}#default-options`, "interceptor options merge over the module's: the route keeps dest and gets its own fileSize limit", async () => {
-  const {CatsModule} = samples(page, {under: 'default-options', files: {'cats.controller': thumbnailController()}}).require('cats.module');
-  const base = await start([], [CatsModule]);
-  const small = await (await post(`${base}/cats/thumbnail`, form(['thumbnail', 1000, 't.jpg']))).json();
-  expect(readdirSync(join(workdir, 'uploads'))).toContain(small.storedAs);
-  expect((await post(`${base}/cats/thumbnail`, form(['thumbnail', 256 * 1024 + 1, 't.jpg']))).status).toBe(413);
-});
+claim(
+  `${page}#default-options`,
+  "interceptor options merge over the module's: the route keeps dest and gets its own fileSize limit",
+  async () => {
+    const {CatsModule} = samples(page, {
+      under: 'default-options',
+      files: {'cats.controller': thumbnailController()},
+    }).require('cats.module');
+    const base = await start([], [CatsModule]);
+    const small = await (
+      await post(`${base}/cats/thumbnail`, form(['thumbnail', 1000, 't.jpg']))
+    ).json();
+    expect(readdirSync(join(workdir, 'uploads'))).toContain(small.storedAs);
+    expect(
+      (await post(`${base}/cats/thumbnail`, form(['thumbnail', 256 * 1024 + 1, 't.jpg']))).status,
+    ).toBe(413);
+  },
+);
 
-claim(`${page}#default-options`, 'the merge is shallow: limits on the interceptor replace the whole limits of the module', async () => {
-  const {CatsController} = compileModule<any>(`
+claim(
+  `${page}#default-options`,
+  'the merge is shallow: limits on the interceptor replace the whole limits of the module',
+  async () => {
+    const {CatsController} = compileModule<any>(`
 import { Controller, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 @Controller('cats')
@@ -299,14 +453,18 @@ export class CatsController {
   b(@UploadedFiles() files: any[]) { return files.length; }
 }
 `);
-  const base = await start([CatsController], [MulterModule.register({limits: {files: 1}})]);
-  const two = () => form(['a', 10, 'a.jpg'], ['b', 10, 'b.jpg']);
-  expect((await post(`${base}/cats/module`, two())).status).toBe(400);
-  expect(await (await post(`${base}/cats/route`, two())).json()).toBe(2);
-});
+    const base = await start([CatsController], [MulterModule.register({limits: {files: 1}})]);
+    const two = () => form(['a', 10, 'a.jpg'], ['b', 10, 'b.jpg']);
+    expect((await post(`${base}/cats/module`, two())).status).toBe(400);
+    expect(await (await post(`${base}/cats/route`, two())).json()).toBe(2);
+  },
+);
 
-claim(`${page}#default-options`, 'options apply where MulterModule is imported: a shared module that imports register() and re-exports MulterModule passes them on', async () => {
-  const {CatsController} = compileModule<any>(`
+claim(
+  `${page}#default-options`,
+  'options apply where MulterModule is imported: a shared module that imports register() and re-exports MulterModule passes them on',
+  async () => {
+    const {CatsController} = compileModule<any>(`
 import { Controller, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 @Controller('cats')
@@ -315,23 +473,29 @@ export class CatsController {
   a(@UploadedFiles() files: any[]) { return files.length; }
 }
 `);
-  @Module({imports: [MulterModule.register({limits: {files: 1}})], exports: [MulterModule]})
-  class UploadsModule {}
-  @Module({imports: [UploadsModule], controllers: [CatsController]})
-  class CatsModule {}
-  @Module({controllers: [CatsController]})
-  class PlainModule {}
-  const two = () => form(['a', 10, 'a.jpg'], ['b', 10, 'b.jpg']);
-  const shared = await start([], [CatsModule]);
-  expect((await post(`${shared}/cats`, two())).status).toBe(400);
-  await close?.();
-  const plain = await start([], [PlainModule]);
-  expect(await (await post(`${plain}/cats`, two())).json()).toBe(2);
-});
+    @Module({imports: [MulterModule.register({limits: {files: 1}})], exports: [MulterModule]})
+    class UploadsModule {}
+    @Module({imports: [UploadsModule], controllers: [CatsController]})
+    class CatsModule {}
+    @Module({controllers: [CatsController]})
+    class PlainModule {}
+    const two = () => form(['a', 10, 'a.jpg'], ['b', 10, 'b.jpg']);
+    const shared = await start([], [CatsModule]);
+    expect((await post(`${shared}/cats`, two())).status).toBe(400);
+    await close?.();
+    const plain = await start([], [PlainModule]);
+    expect(await (await post(`${plain}/cats`, two())).json()).toBe(2);
+  },
+);
 
-claim(`${page}#async-configuration`, 'registerAsync with useFactory, useClass (createMulterOptions()) and useExisting configures the interceptors', async () => {
-  const {MulterConfigService} = samples(page, {under: 'async-configuration'}).require('multer-config.service');
-  const {CatsController} = compileModule<any>(`
+claim(
+  `${page}#async-configuration`,
+  'registerAsync with useFactory, useClass (createMulterOptions()) and useExisting configures the interceptors',
+  async () => {
+    const {MulterConfigService} = samples(page, {under: 'async-configuration'}).require(
+      'multer-config.service',
+    );
+    const {CatsController} = compileModule<any>(`
 import { Controller, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 @Controller('cats')
@@ -340,33 +504,48 @@ export class CatsController {
   a(@UploadedFile() photo: any) { return { path: photo.path }; }
 }
 `);
-  @Module({providers: [MulterConfigService], exports: [MulterConfigService]})
-  class UploadConfigModule {}
-  for (const multer of [
-    MulterModule.registerAsync({useFactory: () => ({dest: './uploads'})}),
-    MulterModule.registerAsync({useClass: MulterConfigService}),
-    MulterModule.registerAsync({imports: [UploadConfigModule], useExisting: MulterConfigService}),
-  ]) {
-    const base = await start([CatsController], [multer]);
-    expect((await (await post(`${base}/cats`, form(['photo', 10, 'tom.jpg']))).json()).path).toMatch(/^uploads\/[0-9a-f]{32}$/);
-    await close?.();
-    close = undefined;
-  }
-  const base = await start([CatsController], [MulterModule.registerAsync({useClass: MulterConfigService})]);
-  expect((await post(`${base}/cats`, form(['photo', 5 * 1024 * 1024 + 1, 'big.jpg']))).status).toBe(413);
-});
+    @Module({providers: [MulterConfigService], exports: [MulterConfigService]})
+    class UploadConfigModule {}
+    for (const multer of [
+      MulterModule.registerAsync({useFactory: () => ({dest: './uploads'})}),
+      MulterModule.registerAsync({useClass: MulterConfigService}),
+      MulterModule.registerAsync({imports: [UploadConfigModule], useExisting: MulterConfigService}),
+    ]) {
+      const base = await start([CatsController], [multer]);
+      expect(
+        (await (await post(`${base}/cats`, form(['photo', 10, 'tom.jpg']))).json()).path,
+      ).toMatch(/^uploads\/[0-9a-f]{32}$/);
+      await close?.();
+      close = undefined;
+    }
+    const base = await start(
+      [CatsController],
+      [MulterModule.registerAsync({useClass: MulterConfigService})],
+    );
+    expect(
+      (await post(`${base}/cats`, form(['photo', 5 * 1024 * 1024 + 1, 'big.jpg']))).status,
+    ).toBe(413);
+  },
+);
 
-claim(`${page}#async-configuration`, "with the factory reading ConfigService, an env value is a string: Number() keeps the size limit, get<number>() alone loses it", async () => {
-  const {ConfigModule, ConfigService} = nest('@nestjs/config');
-  process.env.UPLOAD_DIR = './uploads';
-  process.env.UPLOAD_MAX_BYTES = '100';
-  const source = fragment(page, 'async-configuration', "configService.get<string>('UPLOAD_DIR')").value.replace(/;\s*$/, '');
-  const {asyncOptions} = compileModule<any>(`
+claim(
+  `${page}#async-configuration`,
+  'with the factory reading ConfigService, an env value is a string: Number() keeps the size limit, get<number>() alone loses it',
+  async () => {
+    const {ConfigModule, ConfigService} = nest('@nestjs/config');
+    process.env.UPLOAD_DIR = './uploads';
+    process.env.UPLOAD_MAX_BYTES = '100';
+    const source = fragment(
+      page,
+      'async-configuration',
+      "configService.get<string>('UPLOAD_DIR')",
+    ).value.replace(/;\s*$/, '');
+    const {asyncOptions} = compileModule<any>(`
 import { MulterModule } from '@nestjs/platform-express';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 export const asyncOptions = () => ${source};
 `);
-  const {CatsController} = compileModule<any>(`
+    const {CatsController} = compileModule<any>(`
 import { Controller, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 @Controller('cats')
@@ -375,16 +554,25 @@ export class CatsController {
   a(@UploadedFile() photo: any) { return { size: photo.size }; }
 }
 `);
-  const base = await start([CatsController], [ConfigModule.forRoot({ignoreEnvFile: true}), asyncOptions()]);
-  expect((await post(`${base}/cats`, form(['photo', 100, 'tom.jpg']))).status).toBe(413);
-  expect((await post(`${base}/cats`, form(['photo', 99, 'tom.jpg']))).status).toBe(201);
-  await close?.();
-  // What Number() prevents: the string from get<number>() makes busboy drop the limit.
-  const unconverted = MulterModule.registerAsync({
-    imports: [ConfigModule],
-    useFactory: (configService: any) => ({limits: {fileSize: configService.get('UPLOAD_MAX_BYTES')}}),
-    inject: [ConfigService],
-  });
-  const loose = await start([CatsController], [ConfigModule.forRoot({ignoreEnvFile: true}), unconverted]);
-  expect((await post(`${loose}/cats`, form(['photo', 1000, 'tom.jpg']))).status).toBe(201);
-});
+    const base = await start(
+      [CatsController],
+      [ConfigModule.forRoot({ignoreEnvFile: true}), asyncOptions()],
+    );
+    expect((await post(`${base}/cats`, form(['photo', 100, 'tom.jpg']))).status).toBe(413);
+    expect((await post(`${base}/cats`, form(['photo', 99, 'tom.jpg']))).status).toBe(201);
+    await close?.();
+    // What Number() prevents: the string from get<number>() makes busboy drop the limit.
+    const unconverted = MulterModule.registerAsync({
+      imports: [ConfigModule],
+      useFactory: (configService: any) => ({
+        limits: {fileSize: configService.get('UPLOAD_MAX_BYTES')},
+      }),
+      inject: [ConfigService],
+    });
+    const loose = await start(
+      [CatsController],
+      [ConfigModule.forRoot({ignoreEnvFile: true}), unconverted],
+    );
+    expect((await post(`${loose}/cats`, form(['photo', 1000, 'tom.jpg']))).status).toBe(201);
+  },
+);

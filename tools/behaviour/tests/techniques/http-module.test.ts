@@ -1,6 +1,15 @@
 import {createServer, type Server} from 'node:http';
 import {afterAll, afterEach, beforeAll, expect} from 'vitest';
-import {claim, compileModule, fragment, listen, memoryLogger, nest, readPage, samples} from '../../lib';
+import {
+  claim,
+  compileModule,
+  fragment,
+  listen,
+  memoryLogger,
+  nest,
+  readPage,
+  samples,
+} from '../../lib';
 
 const {Module, Controller, Get, Injectable, Inject} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -42,11 +51,17 @@ afterEach(async () => {
   close = undefined;
 });
 
-const toTarget = (path = '/breeds'): [string, string] => ['https://api.example.com/breeds', `${targetUrl}${path}`];
+const toTarget = (path = '/breeds'): [string, string] => [
+  'https://api.example.com/breeds',
+  `${targetUrl}${path}`,
+];
 
 /** A service around a method fragment of the page, with HttpService injected. */
 function serviceAround(section: string, contains: string, path = '/breeds'): any {
-  const method = fragment(page, section, contains).value.replace(/^import .*$/gm, '').split('https://api.example.com/breeds').join(`${targetUrl}${path}`);
+  const method = fragment(page, section, contains)
+    .value.replace(/^import .*$/gm, '')
+    .split('https://api.example.com/breeds')
+    .join(`${targetUrl}${path}`);
   return compileModule<any>(`
 import { Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { HttpService } from '@nestjs/axios';
@@ -71,8 +86,16 @@ class CatsController {
   }
 }
 
-async function serve(CatsService: unknown, imports: unknown[] = [HttpModule], logger: unknown = false): Promise<string> {
-  @Module({imports: imports as any[], controllers: [CatsController], providers: [CatsService as any, {provide: 'CatsService', useExisting: CatsService}]})
+async function serve(
+  CatsService: unknown,
+  imports: unknown[] = [HttpModule],
+  logger: unknown = false,
+): Promise<string> {
+  @Module({
+    imports: imports as any[],
+    controllers: [CatsController],
+    providers: [CatsService as any, {provide: 'CatsService', useExisting: CatsService}],
+  })
   class AppModule {}
   const app = await NestFactory.create(AppModule, {logger});
   close = () => app.close();
@@ -80,166 +103,274 @@ async function serve(CatsService: unknown, imports: unknown[] = [HttpModule], lo
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#getting-started`, `HttpModule provides HttpService; get() returns an observable of the AxiosResponse (${lang})`, async () => {
-    // cats.module is shown in TypeScript only; its code is plain Babel-style JavaScript too.
-    const moduleSource = readPage(page).fences.find((f) => f.filename === 'cats.module')!.ts!;
-    const set = samples(page, {
-      under: 'getting-started',
-      lang,
-      edit: {'cats.service': [toTarget()]},
-      files: lang === 'ts' ? {'interfaces/breed.interface': 'export interface Breed { name: string }'} : {'cats.module': moduleSource},
-    });
-    const {CatsModule} = set.require('cats.module');
-    const {CatsService} = set.require('cats.service');
-    const moduleRef = await Test.createTestingModule({imports: [CatsModule]}).compile();
-    const response = await new Promise<any>((resolve, reject) => moduleRef.get(CatsService).findBreeds().subscribe({next: resolve, error: reject}));
-    expect(response.status).toBe(200);
-    expect(response.data).toEqual(breeds);
-    expect(response.headers['content-type']).toBe('application/json');
-    await moduleRef.close();
-  });
+  claim(
+    `${page}#getting-started`,
+    `HttpModule provides HttpService; get() returns an observable of the AxiosResponse (${lang})`,
+    async () => {
+      // cats.module is shown in TypeScript only; its code is plain Babel-style JavaScript too.
+      const moduleSource = readPage(page).fences.find((f) => f.filename === 'cats.module')!.ts!;
+      const set = samples(page, {
+        under: 'getting-started',
+        lang,
+        edit: {'cats.service': [toTarget()]},
+        files:
+          lang === 'ts'
+            ? {'interfaces/breed.interface': 'export interface Breed { name: string }'}
+            : {'cats.module': moduleSource},
+      });
+      const {CatsModule} = set.require('cats.module');
+      const {CatsService} = set.require('cats.service');
+      const moduleRef = await Test.createTestingModule({imports: [CatsModule]}).compile();
+      const response = await new Promise<any>((resolve, reject) =>
+        moduleRef.get(CatsService).findBreeds().subscribe({next: resolve, error: reject}),
+      );
+      expect(response.status).toBe(200);
+      expect(response.data).toEqual(breeds);
+      expect(response.headers['content-type']).toBe('application/json');
+      await moduleRef.close();
+    },
+  );
 }
 
-claim(`${page}#getting-started`, 'the observable is cold: no request is sent until something subscribes', async () => {
-  const moduleRef = await Test.createTestingModule({imports: [HttpModule]}).compile();
-  const http = moduleRef.get(HttpService);
-  const before = hits.length;
-  const observable = http.get(`${targetUrl}/breeds`);
-  await new Promise((r) => setTimeout(r, 150));
-  expect(hits.length).toBe(before);
-  await new Promise((resolve) => observable.subscribe({complete: resolve}));
-  expect(hits.length).toBe(before + 1);
-  await moduleRef.close();
-});
+claim(
+  `${page}#getting-started`,
+  'the observable is cold: no request is sent until something subscribes',
+  async () => {
+    const moduleRef = await Test.createTestingModule({imports: [HttpModule]}).compile();
+    const http = moduleRef.get(HttpService);
+    const before = hits.length;
+    const observable = http.get(`${targetUrl}/breeds`);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(hits.length).toBe(before);
+    await new Promise((resolve) => observable.subscribe({complete: resolve}));
+    expect(hits.length).toBe(before + 1);
+    await moduleRef.close();
+  },
+);
 
-claim(`${page}#getting-started`, 'a controller returning the unmapped AxiosResponse observable answers 500 (circular structure to JSON)', async () => {
-  const set = samples(page, {under: 'getting-started', edit: {'cats.service': [toTarget()]}, files: {'interfaces/breed.interface': 'export interface Breed { name: string }'}});
-  const {CatsService} = set.require('cats.service');
-  const logs = memoryLogger();
-  const base = await serve(CatsService, [HttpModule], logs.logger);
-  const response = await fetch(`${base}/cats/breeds`);
-  expect(response.status).toBe(500);
-  expect(logs.text()).toContain('Converting circular structure to JSON');
-});
+claim(
+  `${page}#getting-started`,
+  'a controller returning the unmapped AxiosResponse observable answers 500 (circular structure to JSON)',
+  async () => {
+    const set = samples(page, {
+      under: 'getting-started',
+      edit: {'cats.service': [toTarget()]},
+      files: {'interfaces/breed.interface': 'export interface Breed { name: string }'},
+    });
+    const {CatsService} = set.require('cats.service');
+    const logs = memoryLogger();
+    const base = await serve(CatsService, [HttpModule], logs.logger);
+    const response = await fetch(`${base}/cats/breeds`);
+    expect(response.status).toBe(500);
+    expect(logs.text()).toContain('Converting circular structure to JSON');
+  },
+);
 
-claim(`${page}#getting-started`, "mapped to response.data with map(), the controller's observable sends the data", async () => {
-  const base = await serve(serviceAround('getting-started', '.pipe(map((response) => response.data))'));
-  const response = await fetch(`${base}/cats/breeds`);
-  expect(response.status).toBe(200);
-  expect(await response.json()).toEqual(breeds);
-});
+claim(
+  `${page}#getting-started`,
+  "mapped to response.data with map(), the controller's observable sends the data",
+  async () => {
+    const base = await serve(
+      serviceAround('getting-started', '.pipe(map((response) => response.data))'),
+    );
+    const response = await fetch(`${base}/cats/breeds`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(breeds);
+  },
+);
 
-claim(`${page}#working-with-promises`, 'lastValueFrom() turns the request into a promise of the response', async () => {
-  const base = await serve(serviceAround('working-with-promises', 'lastValueFrom('));
-  expect(await (await fetch(`${base}/cats/breeds`)).json()).toEqual(breeds);
-});
+claim(
+  `${page}#working-with-promises`,
+  'lastValueFrom() turns the request into a promise of the response',
+  async () => {
+    const base = await serve(serviceAround('working-with-promises', 'lastValueFrom('));
+    expect(await (await fetch(`${base}/cats/breeds`)).json()).toEqual(breeds);
+  },
+);
 
-claim(`${page}#handling-errors`, 'an error status makes the observable error; unhandled, the API answers 500', async () => {
-  const base = await serve(serviceAround('getting-started', '.pipe(map((response) => response.data))', '/fail'));
-  expect((await fetch(`${base}/cats/breeds`)).status).toBe(500);
-});
+claim(
+  `${page}#handling-errors`,
+  'an error status makes the observable error; unhandled, the API answers 500',
+  async () => {
+    const base = await serve(
+      serviceAround('getting-started', '.pipe(map((response) => response.data))', '/fail'),
+    );
+    expect((await fetch(`${base}/cats/breeds`)).status).toBe(500);
+  },
+);
 
-claim(`${page}#handling-errors`, "catchError() turns the AxiosError into the page's 503 with the error's message", async () => {
-  const base = await serve(serviceAround('handling-errors', 'catchError(', '/fail'));
-  const response = await fetch(`${base}/cats/breeds`);
-  expect(response.status).toBe(503);
-  expect((await response.json()).message).toBe('The breeds service failed: Request failed with status code 500');
-});
+claim(
+  `${page}#handling-errors`,
+  "catchError() turns the AxiosError into the page's 503 with the error's message",
+  async () => {
+    const base = await serve(serviceAround('handling-errors', 'catchError(', '/fail'));
+    const response = await fetch(`${base}/cats/breeds`);
+    expect(response.status).toBe(503);
+    expect((await response.json()).message).toBe(
+      'The breeds service failed: Request failed with status code 500',
+    );
+  },
+);
 
-claim(`${page}#configuration`, 'the bare HttpModule uses the axios default instance; register() creates a separate instance per call with its options', async () => {
-  const bare = await Test.createTestingModule({imports: [HttpModule]}).compile();
-  expect(bare.get(HttpService).axiosRef).toBe(axios);
-  await bare.close();
-  @Injectable()
-  class Probe {
-    constructor(@Inject(HttpService) readonly http: any) {}
-  }
-  @Module({imports: [HttpModule.register({timeout: 5000, maxRedirects: 5})], providers: [Probe], exports: [Probe]})
-  class SlowPartnerModule {}
-  @Injectable()
-  class OtherProbe {
-    constructor(@Inject(HttpService) readonly http: any) {}
-  }
-  @Module({imports: [HttpModule.register({timeout: 100})], providers: [OtherProbe], exports: [OtherProbe]})
-  class FastPartnerModule {}
-  const moduleRef = await Test.createTestingModule({imports: [SlowPartnerModule, FastPartnerModule]}).compile();
-  const slow = moduleRef.get(Probe).http.axiosRef;
-  const fast = moduleRef.get(OtherProbe).http.axiosRef;
-  expect(slow).not.toBe(axios);
-  expect(slow).not.toBe(fast);
-  expect([slow.defaults.timeout, slow.defaults.maxRedirects, fast.defaults.timeout]).toEqual([5000, 5, 100]);
-  await expect(fast.get(`${targetUrl}/slow`)).rejects.toThrow('timeout of 100ms exceeded');
-  expect((await slow.get(`${targetUrl}/slow`)).data).toBe('late');
-  await moduleRef.close();
-});
+claim(
+  `${page}#configuration`,
+  'the bare HttpModule uses the axios default instance; register() creates a separate instance per call with its options',
+  async () => {
+    const bare = await Test.createTestingModule({imports: [HttpModule]}).compile();
+    expect(bare.get(HttpService).axiosRef).toBe(axios);
+    await bare.close();
+    @Injectable()
+    class Probe {
+      constructor(@Inject(HttpService) readonly http: any) {}
+    }
+    @Module({
+      imports: [HttpModule.register({timeout: 5000, maxRedirects: 5})],
+      providers: [Probe],
+      exports: [Probe],
+    })
+    class SlowPartnerModule {}
+    @Injectable()
+    class OtherProbe {
+      constructor(@Inject(HttpService) readonly http: any) {}
+    }
+    @Module({
+      imports: [HttpModule.register({timeout: 100})],
+      providers: [OtherProbe],
+      exports: [OtherProbe],
+    })
+    class FastPartnerModule {}
+    const moduleRef = await Test.createTestingModule({
+      imports: [SlowPartnerModule, FastPartnerModule],
+    }).compile();
+    const slow = moduleRef.get(Probe).http.axiosRef;
+    const fast = moduleRef.get(OtherProbe).http.axiosRef;
+    expect(slow).not.toBe(axios);
+    expect(slow).not.toBe(fast);
+    expect([slow.defaults.timeout, slow.defaults.maxRedirects, fast.defaults.timeout]).toEqual([
+      5000, 5, 100,
+    ]);
+    await expect(fast.get(`${targetUrl}/slow`)).rejects.toThrow('timeout of 100ms exceeded');
+    expect((await slow.get(`${targetUrl}/slow`)).data).toBe('late');
+    await moduleRef.close();
+  },
+);
 
 claim(`${page}#configuration`, 'maxRedirects limits the redirects axios follows', async () => {
-  const moduleRef = await Test.createTestingModule({imports: [HttpModule.register({maxRedirects: 5})]}).compile();
+  const moduleRef = await Test.createTestingModule({
+    imports: [HttpModule.register({maxRedirects: 5})],
+  }).compile();
   const http = moduleRef.get(HttpService);
   expect((await http.axiosRef.get(`${targetUrl}/hop/4`)).data).toEqual(breeds);
-  await expect(http.axiosRef.get(`${targetUrl}/hop/8`)).rejects.toThrow(/Maximum number of redirects exceeded/);
+  await expect(http.axiosRef.get(`${targetUrl}/hop/8`)).rejects.toThrow(
+    /Maximum number of redirects exceeded/,
+  );
   await moduleRef.close();
 });
 
-claim(`${page}#async-configuration`, 'registerAsync(): useFactory (with inject), useClass (createHttpOptions()) and useExisting all configure the instance', async () => {
-  const {HttpConfigService} = samples(page, {under: 'async-configuration'}).require('http-config.service');
-  const {ConfigModule, ConfigService} = nest('@nestjs/config');
-  process.env.BREEDS_API_URL = targetUrl;
-  process.env.HTTP_TIMEOUT = '2500';
-  const factory = HttpModule.registerAsync({
-    imports: [ConfigModule],
-    useFactory: async (configService: any) => ({
-      baseURL: configService.get('BREEDS_API_URL'),
-      timeout: configService.get('HTTP_TIMEOUT'),
-    }),
-    inject: [ConfigService],
-  });
-  @Module({providers: [HttpConfigService], exports: [HttpConfigService]})
-  class SharedConfigModule {}
-  for (const [imports, expected] of [
-    [[ConfigModule.forRoot({ignoreEnvFile: true}), factory], {timeout: '2500', baseURL: targetUrl}],
-    [[HttpModule.registerAsync({useClass: HttpConfigService})], {timeout: 5000, maxRedirects: 5}],
-    [[HttpModule.registerAsync({imports: [SharedConfigModule], useExisting: HttpConfigService})], {timeout: 5000, maxRedirects: 5}],
-  ] as const) {
-    const moduleRef = await Test.createTestingModule({imports: imports as any}).compile();
-    expect(moduleRef.get(HttpService, {strict: false}).axiosRef.defaults).toMatchObject(expected);
+claim(
+  `${page}#async-configuration`,
+  'registerAsync(): useFactory (with inject), useClass (createHttpOptions()) and useExisting all configure the instance',
+  async () => {
+    const {HttpConfigService} = samples(page, {under: 'async-configuration'}).require(
+      'http-config.service',
+    );
+    const {ConfigModule, ConfigService} = nest('@nestjs/config');
+    process.env.BREEDS_API_URL = targetUrl;
+    process.env.HTTP_TIMEOUT = '2500';
+    const factory = HttpModule.registerAsync({
+      imports: [ConfigModule],
+      useFactory: async (configService: any) => ({
+        baseURL: configService.get('BREEDS_API_URL'),
+        timeout: configService.get('HTTP_TIMEOUT'),
+      }),
+      inject: [ConfigService],
+    });
+    @Module({providers: [HttpConfigService], exports: [HttpConfigService]})
+    class SharedConfigModule {}
+    for (const [imports, expected] of [
+      [
+        [ConfigModule.forRoot({ignoreEnvFile: true}), factory],
+        {timeout: '2500', baseURL: targetUrl},
+      ],
+      [[HttpModule.registerAsync({useClass: HttpConfigService})], {timeout: 5000, maxRedirects: 5}],
+      [
+        [HttpModule.registerAsync({imports: [SharedConfigModule], useExisting: HttpConfigService})],
+        {timeout: 5000, maxRedirects: 5},
+      ],
+    ] as const) {
+      const moduleRef = await Test.createTestingModule({imports: imports as any}).compile();
+      expect(moduleRef.get(HttpService, {strict: false}).axiosRef.defaults).toMatchObject(expected);
+      await moduleRef.close();
+    }
+    // A string timeout (from the environment) still works: axios parses it.
+    const moduleRef = await Test.createTestingModule({
+      imports: [ConfigModule.forRoot({ignoreEnvFile: true}), factory],
+    }).compile();
+    expect(
+      (await moduleRef.get(HttpService, {strict: false}).axiosRef.get('/breeds')).data,
+    ).toEqual(breeds);
     await moduleRef.close();
-  }
-  // A string timeout (from the environment) still works: axios parses it.
-  const moduleRef = await Test.createTestingModule({imports: [ConfigModule.forRoot({ignoreEnvFile: true}), factory]}).compile();
-  expect((await moduleRef.get(HttpService, {strict: false}).axiosRef.get('/breeds')).data).toEqual(breeds);
-  await moduleRef.close();
-});
+  },
+);
 
-claim(`${page}#async-configuration`, 'extraProviders are injectable into the options factory without a separate module', async () => {
-  const Options = {provide: 'HTTP_DEFAULTS', useValue: {timeout: 1234}};
-  const moduleRef = await Test.createTestingModule({
-    imports: [HttpModule.registerAsync({useFactory: (defaults: any) => defaults, inject: ['HTTP_DEFAULTS'], extraProviders: [Options]})],
-  }).compile();
-  expect(moduleRef.get(HttpService, {strict: false}).axiosRef.defaults.timeout).toBe(1234);
-  await moduleRef.close();
-});
+claim(
+  `${page}#async-configuration`,
+  'extraProviders are injectable into the options factory without a separate module',
+  async () => {
+    const Options = {provide: 'HTTP_DEFAULTS', useValue: {timeout: 1234}};
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        HttpModule.registerAsync({
+          useFactory: (defaults: any) => defaults,
+          inject: ['HTTP_DEFAULTS'],
+          extraProviders: [Options],
+        }),
+      ],
+    }).compile();
+    expect(moduleRef.get(HttpService, {strict: false}).axiosRef.defaults.timeout).toBe(1234);
+    await moduleRef.close();
+  },
+);
 
-claim(`${page}#using-axios-directly`, 'axiosRef returns promises, and its interceptors apply to the HttpService observables too', async () => {
-  const moduleRef = await Test.createTestingModule({imports: [HttpModule.register({})]}).compile();
-  const httpService = moduleRef.get(HttpService);
-  const code = fragment(page, 'using-axios-directly', 'axiosRef.interceptors')
-    .value.replace(/<Breed\[\]>/g, '')
-    .split('https://api.example.com/breeds')
-    .join(`${targetUrl}/breeds`);
-  const run = new Function('self', `return (async function () { ${code}; return response; }).call(self);`);
-  const response = await run({httpService});
-  expect(response.data).toEqual(breeds);
-  await new Promise((resolve) => httpService.get(`${targetUrl}/breeds`).subscribe({complete: resolve}));
-  expect(hits[hits.length - 1].headers['x-request-source']).toBe('cats-service');
-  await moduleRef.close();
-});
+claim(
+  `${page}#using-axios-directly`,
+  'axiosRef returns promises, and its interceptors apply to the HttpService observables too',
+  async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [HttpModule.register({})],
+    }).compile();
+    const httpService = moduleRef.get(HttpService);
+    const code = fragment(page, 'using-axios-directly', 'axiosRef.interceptors')
+      .value.replace(/<Breed\[\]>/g, '')
+      .split('https://api.example.com/breeds')
+      .join(`${targetUrl}/breeds`);
+    const run = new Function(
+      'self',
+      `return (async function () { ${code}; return response; }).call(self);`,
+    );
+    const response = await run({httpService});
+    expect(response.data).toEqual(breeds);
+    await new Promise((resolve) =>
+      httpService.get(`${targetUrl}/breeds`).subscribe({complete: resolve}),
+    );
+    expect(hits[hits.length - 1].headers['x-request-source']).toBe('cats-service');
+    await moduleRef.close();
+  },
+);
 
-claim(`${page}#http-module`, "@nestjs/common 8 still exports a deprecated HttpService, which warns when it is created", async () => {
-  const common = nest('@nestjs/common');
-  const logs = memoryLogger();
-  const moduleRef = await Test.createTestingModule({imports: [common.HttpModule]}).setLogger(logs.logger).compile();
-  moduleRef.get(common.HttpService);
-  expect(logs.text()).toContain('DEPRECATED! "HttpModule" (from the "@nestjs/common" package) is deprecated');
-  await moduleRef.close();
-});
+claim(
+  `${page}#http-module`,
+  '@nestjs/common 8 still exports a deprecated HttpService, which warns when it is created',
+  async () => {
+    const common = nest('@nestjs/common');
+    const logs = memoryLogger();
+    const moduleRef = await Test.createTestingModule({imports: [common.HttpModule]})
+      .setLogger(logs.logger)
+      .compile();
+    moduleRef.get(common.HttpService);
+    expect(logs.text()).toContain(
+      'DEPRECATED! "HttpModule" (from the "@nestjs/common" package) is deprecated',
+    );
+    await moduleRef.close();
+  },
+);

@@ -35,7 +35,11 @@ class CatsController {
   old() {}
 }
 
-async function start(adapter: unknown, controllers: unknown[] = [CatsController], configure?: (app: any) => unknown): Promise<{base: string; app: any}> {
+async function start(
+  adapter: unknown,
+  controllers: unknown[] = [CatsController],
+  configure?: (app: any) => unknown,
+): Promise<{base: string; app: any}> {
   @Module({controllers: controllers as any[]})
   class AppModule {}
   const app = await NestFactory.create(AppModule, adapter, {logger: false});
@@ -45,15 +49,19 @@ async function start(adapter: unknown, controllers: unknown[] = [CatsController]
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#adapter`, `the page's main runs the application on Fastify (${lang})`, async () => {
-    @Module({controllers: [CatsController]})
-    class AppModule {}
-    const app = await bootMain(page, AppModule, {under: 'adapter', lang});
-    close = () => app.close();
-    expect(app.getHttpAdapter().getType()).toBe('fastify');
-    const base = await listen(app);
-    expect(await (await fetch(`${base}/cats`)).json()).toEqual(['Tom']);
-  });
+  claim(
+    `${page}#adapter`,
+    `the page's main runs the application on Fastify (${lang})`,
+    async () => {
+      @Module({controllers: [CatsController]})
+      class AppModule {}
+      const app = await bootMain(page, AppModule, {under: 'adapter', lang});
+      close = () => app.close();
+      expect(app.getHttpAdapter().getType()).toBe('fastify');
+      const base = await listen(app);
+      expect(await (await fetch(`${base}/cats`)).json()).toEqual(['Tom']);
+    },
+  );
 }
 
 claim(`${page}#adapter`, 'app.listen(port) without a host listens on localhost only', async () => {
@@ -75,9 +83,16 @@ claim(`${page}#adapter`, "app.listen(port, '0.0.0.0') listens on all interfaces"
   expect(app.getHttpServer().address().address).toBe('0.0.0.0');
 });
 
-claim(`${page}#platform-specific-packages`, 'reply.header() on a @Res({ passthrough: true }) reply sets the header and the returned value is sent', async () => {
-  const method = fragment(page, 'platform-specific-packages', "reply.header('Cache-Control'").value;
-  const {CatsController: Fragment} = compileModule<any>(`
+claim(
+  `${page}#platform-specific-packages`,
+  'reply.header() on a @Res({ passthrough: true }) reply sets the header and the returned value is sent',
+  async () => {
+    const method = fragment(
+      page,
+      'platform-specific-packages',
+      "reply.header('Cache-Control'",
+    ).value;
+    const {CatsController: Fragment} = compileModule<any>(`
 import { Controller, Get, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 @Controller('cats')
@@ -86,38 +101,52 @@ export class CatsController {
 ${method}
 }
 `);
-  const {base} = await start(new FastifyAdapter(), [Fragment]);
-  const response = await fetch(`${base}/cats`);
-  expect(response.headers.get('cache-control')).toBe('no-store');
-  expect(await response.json()).toEqual(['Tom']);
-});
+    const {base} = await start(new FastifyAdapter(), [Fragment]);
+    const response = await fetch(`${base}/cats`);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toEqual(['Tom']);
+  },
+);
 
-claim(`${page}#platform-specific-packages`, 'Nest middleware on Fastify receives the raw IncomingMessage and ServerResponse (no Express helpers)', async () => {
-  const seen: Record<string, unknown> = {};
-  const {base} = await start(new FastifyAdapter(), [CatsController], (app) =>
-    app.use((req: any, res: any, next: () => void) => {
-      seen.rawRequest = req instanceof IncomingMessage;
-      seen.rawResponse = res instanceof ServerResponse;
-      seen.expressSet = typeof res.set;
-      next();
-    }),
-  );
-  await fetch(`${base}/cats`);
-  expect(seen).toEqual({rawRequest: true, rawResponse: true, expressSet: 'undefined'});
-});
+claim(
+  `${page}#platform-specific-packages`,
+  'Nest middleware on Fastify receives the raw IncomingMessage and ServerResponse (no Express helpers)',
+  async () => {
+    const seen: Record<string, unknown> = {};
+    const {base} = await start(new FastifyAdapter(), [CatsController], (app) =>
+      app.use((req: any, res: any, next: () => void) => {
+        seen.rawRequest = req instanceof IncomingMessage;
+        seen.rawResponse = res instanceof ServerResponse;
+        seen.expressSet = typeof res.set;
+        next();
+      }),
+    );
+    await fetch(`${base}/cats`);
+    expect(seen).toEqual({rawRequest: true, rawResponse: true, expressSet: 'undefined'});
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#redirect-response`, `the page's redirect on an injected Fastify reply answers 302 to /login (${lang})`, async () => {
-    const {AuthController} = samples(page, {under: 'redirect-response', lang}).require('auth.controller');
-    const {base} = await start(new FastifyAdapter(), [AuthController]);
-    const response = await fetch(`${base}/account`, {redirect: 'manual'});
-    expect(response.status).toBe(302);
-    expect(response.headers.get('location')).toBe('/login');
-  });
+  claim(
+    `${page}#redirect-response`,
+    `the page's redirect on an injected Fastify reply answers 302 to /login (${lang})`,
+    async () => {
+      const {AuthController} = samples(page, {under: 'redirect-response', lang}).require(
+        'auth.controller',
+      );
+      const {base} = await start(new FastifyAdapter(), [AuthController]);
+      const response = await fetch(`${base}/account`, {redirect: 'manual'});
+      expect(response.status).toBe(302);
+      expect(response.headers.get('location')).toBe('/login');
+    },
+  );
 }
 
-claim(`${page}#redirect-response`, "on Fastify, redirect(url) keeps the status Nest already set (200); redirect(code, url) and status() first give the code", async () => {
-  const {AuthController} = compileModule<any>(`
+claim(
+  `${page}#redirect-response`,
+  'on Fastify, redirect(url) keeps the status Nest already set (200); redirect(code, url) and status() first give the code',
+  async () => {
+    const {AuthController} = compileModule<any>(`
 import { Controller, Get, Res } from '@nestjs/common';
 @Controller()
 export class AuthController {
@@ -126,98 +155,152 @@ export class AuthController {
   @Get('status') status(@Res() res: any) { res.status(307).redirect('/login'); }
 }
 `);
-  const {base} = await start(new FastifyAdapter(), [AuthController]);
-  const status = async (path: string) => (await fetch(`${base}/${path}`, {redirect: 'manual'})).status;
-  expect([await status('plain'), await status('coded'), await status('status')]).toEqual([200, 301, 307]);
-});
+    const {base} = await start(new FastifyAdapter(), [AuthController]);
+    const status = async (path: string) =>
+      (await fetch(`${base}/${path}`, {redirect: 'manual'})).status;
+    expect([await status('plain'), await status('coded'), await status('status')]).toEqual([
+      200, 301, 307,
+    ]);
+  },
+);
 
-claim(`${page}#redirect-response`, "on Express, res.redirect(url) under @Res() answers 302", async () => {
-  const {AuthController} = compileModule<any>(`
+claim(
+  `${page}#redirect-response`,
+  'on Express, res.redirect(url) under @Res() answers 302',
+  async () => {
+    const {AuthController} = compileModule<any>(`
 import { Controller, Get, Res } from '@nestjs/common';
 @Controller()
 export class AuthController {
   @Get('plain') plain(@Res() res: any) { res.redirect('/login'); }
 }
 `);
-  @Module({controllers: [AuthController]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
-  close = () => app.close();
-  const base = await listen(app);
-  expect((await fetch(`${base}/plain`, {redirect: 'manual'})).status).toBe(302);
-});
+    @Module({controllers: [AuthController]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false});
+    close = () => app.close();
+    const base = await listen(app);
+    expect((await fetch(`${base}/plain`, {redirect: 'manual'})).status).toBe(302);
+  },
+);
 
-claim(`${page}#redirect-response`, '@Redirect(\'/login\', 302) works the same on Express and Fastify', async () => {
-  for (const adapter of [undefined, new FastifyAdapter()]) {
-    const {base} = adapter ? await start(adapter) : await (async () => {
-      @Module({controllers: [CatsController]})
-      class AppModule {}
-      const app = await NestFactory.create(AppModule, {logger: false});
-      close = () => app.close();
-      return {base: await listen(app)};
-    })();
-    const response = await fetch(`${base}/cats/old`, {redirect: 'manual'});
-    expect(response.status).toBe(302);
-    expect(response.headers.get('location')).toBe('/login');
-    await close?.();
-    close = undefined;
-  }
-});
-
-claim(`${page}#fastify-options`, 'trustProxy: true makes the client IP come from X-Forwarded-For', async () => {
-  const {base} = await start(new FastifyAdapter({logger: false, trustProxy: true}));
-  const response = await fetch(`${base}/cats/ip`, {headers: {'x-forwarded-for': '203.0.113.7'}});
-  expect(await response.json()).toEqual({ip: '203.0.113.7'});
-});
-
-claim(`${page}#fastify-options`, 'bodyLimit caps the request body in bytes (413 above it)', async () => {
-  const {base} = await start(new FastifyAdapter({bodyLimit: 64}));
-  const post = (size: number) =>
-    fetch(`${base}/cats`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({name: 'x'.repeat(size)})});
-  expect((await post(10)).status).toBe(201);
-  expect((await post(100)).status).toBe(413);
-});
-
-claim(`${page}#fastify-options`, 'ignoreTrailingSlash treats /cats and /cats/ as the same route', async () => {
-  const {base} = await start(new FastifyAdapter({ignoreTrailingSlash: true}));
-  expect((await fetch(`${base}/cats/`)).status).toBe(200);
-  await close?.();
-  const strict = await start(new FastifyAdapter());
-  expect((await fetch(`${strict.base}/cats/`)).status).toBe(404);
-});
-
-claim(`${page}#fastify-options`, 'the constructor also accepts a Fastify instance, used as is', async () => {
-  const instance = fastify();
-  instance.decorate('marker', 'mine');
-  const {app} = await start(new FastifyAdapter(instance));
-  expect(app.getHttpAdapter().getInstance()).toBe(instance);
-});
-
-claim(`${page}#registering-plugins`, 'app.register(fastify-compress, { encodings }) compresses responses', async () => {
-  const compression = nest('fastify-compress');
-  @Controller('big')
-  class BigController {
-    @Get()
-    big() {
-      return {text: 'meow '.repeat(1000)};
+claim(
+  `${page}#redirect-response`,
+  "@Redirect('/login', 302) works the same on Express and Fastify",
+  async () => {
+    for (const adapter of [undefined, new FastifyAdapter()]) {
+      const {base} = adapter
+        ? await start(adapter)
+        : await (async () => {
+            @Module({controllers: [CatsController]})
+            class AppModule {}
+            const app = await NestFactory.create(AppModule, {logger: false});
+            close = () => app.close();
+            return {base: await listen(app)};
+          })();
+      const response = await fetch(`${base}/cats/old`, {redirect: 'manual'});
+      expect(response.status).toBe(302);
+      expect(response.headers.get('location')).toBe('/login');
+      await close?.();
+      close = undefined;
     }
-  }
-  const {base} = await start(new FastifyAdapter(), [BigController], (app) => app.register(compression, {encodings: ['gzip', 'deflate']}));
-  const response = await new Promise<{encoding: string | undefined; body: Buffer}>((resolve, reject) => {
-    const request = require('node:http').get(`${base}/big`, {headers: {'accept-encoding': 'gzip'}}, (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => resolve({encoding: res.headers['content-encoding'], body: Buffer.concat(chunks)}));
-    });
-    request.on('error', reject);
-  });
-  expect(response.encoding).toBe('gzip');
-  expect(JSON.parse(gunzipSync(response.body).toString()).text).toHaveLength(5000);
-});
+  },
+);
 
-claim(`${page}#registering-plugins`, 'a hook added on getHttpAdapter().getInstance() runs for every request', async () => {
-  const hook = fragment(page, 'registering-plugins', 'addHook').value;
-  const {base} = await start(new FastifyAdapter(), [CatsController], (app) => new Function('app', hook)(app));
-  const response = await fetch(`${base}/cats`);
-  expect(response.headers.get('x-served-by')).toBe('nest-fastify');
-});
+claim(
+  `${page}#fastify-options`,
+  'trustProxy: true makes the client IP come from X-Forwarded-For',
+  async () => {
+    const {base} = await start(new FastifyAdapter({logger: false, trustProxy: true}));
+    const response = await fetch(`${base}/cats/ip`, {headers: {'x-forwarded-for': '203.0.113.7'}});
+    expect(await response.json()).toEqual({ip: '203.0.113.7'});
+  },
+);
+
+claim(
+  `${page}#fastify-options`,
+  'bodyLimit caps the request body in bytes (413 above it)',
+  async () => {
+    const {base} = await start(new FastifyAdapter({bodyLimit: 64}));
+    const post = (size: number) =>
+      fetch(`${base}/cats`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify({name: 'x'.repeat(size)}),
+      });
+    expect((await post(10)).status).toBe(201);
+    expect((await post(100)).status).toBe(413);
+  },
+);
+
+claim(
+  `${page}#fastify-options`,
+  'ignoreTrailingSlash treats /cats and /cats/ as the same route',
+  async () => {
+    const {base} = await start(new FastifyAdapter({ignoreTrailingSlash: true}));
+    expect((await fetch(`${base}/cats/`)).status).toBe(200);
+    await close?.();
+    const strict = await start(new FastifyAdapter());
+    expect((await fetch(`${strict.base}/cats/`)).status).toBe(404);
+  },
+);
+
+claim(
+  `${page}#fastify-options`,
+  'the constructor also accepts a Fastify instance, used as is',
+  async () => {
+    const instance = fastify();
+    instance.decorate('marker', 'mine');
+    const {app} = await start(new FastifyAdapter(instance));
+    expect(app.getHttpAdapter().getInstance()).toBe(instance);
+  },
+);
+
+claim(
+  `${page}#registering-plugins`,
+  'app.register(fastify-compress, { encodings }) compresses responses',
+  async () => {
+    const compression = nest('fastify-compress');
+    @Controller('big')
+    class BigController {
+      @Get()
+      big() {
+        return {text: 'meow '.repeat(1000)};
+      }
+    }
+    const {base} = await start(new FastifyAdapter(), [BigController], (app) =>
+      app.register(compression, {encodings: ['gzip', 'deflate']}),
+    );
+    const response = await new Promise<{encoding: string | undefined; body: Buffer}>(
+      (resolve, reject) => {
+        const request = require('node:http').get(
+          `${base}/big`,
+          {headers: {'accept-encoding': 'gzip'}},
+          (res: IncomingMessage) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk) => chunks.push(chunk));
+            res.on('end', () =>
+              resolve({encoding: res.headers['content-encoding'], body: Buffer.concat(chunks)}),
+            );
+          },
+        );
+        request.on('error', reject);
+      },
+    );
+    expect(response.encoding).toBe('gzip');
+    expect(JSON.parse(gunzipSync(response.body).toString()).text).toHaveLength(5000);
+  },
+);
+
+claim(
+  `${page}#registering-plugins`,
+  'a hook added on getHttpAdapter().getInstance() runs for every request',
+  async () => {
+    const hook = fragment(page, 'registering-plugins', 'addHook').value;
+    const {base} = await start(new FastifyAdapter(), [CatsController], (app) =>
+      new Function('app', hook)(app),
+    );
+    const response = await fetch(`${base}/cats`);
+    expect(response.headers.get('x-served-by')).toBe('nest-fastify');
+  },
+);

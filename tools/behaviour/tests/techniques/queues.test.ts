@@ -2,7 +2,19 @@ import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, afterEach, beforeAll, describe, expect} from 'vitest';
-import {claim, compileModule, expectOutput, fragment, listen, memoryLogger, nest, readPage, samples, service, type Service} from '../../lib';
+import {
+  claim,
+  compileModule,
+  expectOutput,
+  fragment,
+  listen,
+  memoryLogger,
+  nest,
+  readPage,
+  samples,
+  service,
+  type Service,
+} from '../../lib';
 
 const {Module} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -32,9 +44,14 @@ const rootEdit = (): [string, string][] => [
   ["host: 'localhost'", "host: '127.0.0.1'"],
   ['port: 6379', `port: ${redis.port}`],
 ];
-const root = (extra: Record<string, unknown> = {}) => BullModule.forRoot({redis: {host: '127.0.0.1', port: redis.port}, ...extra});
+const root = (extra: Record<string, unknown> = {}) =>
+  BullModule.forRoot({redis: {host: '127.0.0.1', port: redis.port}, ...extra});
 
-async function boot(imports: unknown[], providers: unknown[] = [], logger: unknown = false): Promise<any> {
+async function boot(
+  imports: unknown[],
+  providers: unknown[] = [],
+  logger: unknown = false,
+): Promise<any> {
   @Module({imports: imports as any[], providers: providers as any[]})
   class AppModule {}
   const app = await NestFactory.createApplicationContext(AppModule, {logger, abortOnError: false});
@@ -42,17 +59,25 @@ async function boot(imports: unknown[], providers: unknown[] = [], logger: unkno
   return app;
 }
 
-async function until<T>(probe: () => Promise<T> | T, ok: (value: T) => boolean, ms = 5000): Promise<T> {
+async function until<T>(
+  probe: () => Promise<T> | T,
+  ok: (value: T) => boolean,
+  ms = 5000,
+): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await probe();
     if (ok(value)) return value;
-    if (Date.now() - started > ms) throw new Error(`condition not met in ${ms} ms (last: ${JSON.stringify(value)})`);
+    if (Date.now() - started > ms)
+      throw new Error(`condition not met in ${ms} ms (last: ${JSON.stringify(value)})`);
     await new Promise((r) => setTimeout(r, 30));
   }
 }
 
-const keys = (pattern: string) => new Promise<string[]>((resolve, reject) => raw.keys(pattern, (e: Error | null, k: string[]) => (e ? reject(e) : resolve(k.sort()))));
+const keys = (pattern: string) =>
+  new Promise<string[]>((resolve, reject) =>
+    raw.keys(pattern, (e: Error | null, k: string[]) => (e ? reject(e) : resolve(k.sort()))),
+  );
 
 /** A processor compiled from the test, for the queue `name`. */
 function processor(body: string, name = 'audio', header = ''): any {
@@ -69,39 +94,71 @@ ${body}
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#producers`, `the producer's injected queue adds a job stored under prefix:queue:id in Redis, with the data as JSON (${lang})`, async () => {
-    const set = samples(page, {under: 'producers', lang, pick: {'app.module': 1}, edit: {'app.module': rootEdit()}, files: lang === 'js' ? {'app.module': readTs('app.module', 1)} : {}});
-    const {AppModule} = set.require('app.module');
-    const {AudioService} = set.require('audio.service');
-    @Module({imports: [BullModule.registerQueue({name: 'audio'})], providers: [AudioService]})
-    class ProducerModule {}
-    const app = await boot([AppModule, ProducerModule]);
-    const queue = (app.get(AudioService) as any).audioQueue;
-    const job = await queue.add({file: 'uploads/interview.wav', format: 'mp3'});
-    expect(job.name).toBe('__default__');
-    expect(await keys(`bull:audio:${job.id}`)).toEqual([`bull:audio:${job.id}`]);
-    const stored = await new Promise<string>((resolve) => raw.hget(`bull:audio:${job.id}`, 'data', (_: unknown, v: string) => resolve(v)));
-    expect(JSON.parse(stored)).toEqual({file: 'uploads/interview.wav', format: 'mp3'});
-    expect(await job.getState()).toBe('waiting');
-  });
+  claim(
+    `${page}#producers`,
+    `the producer's injected queue adds a job stored under prefix:queue:id in Redis, with the data as JSON (${lang})`,
+    async () => {
+      const set = samples(page, {
+        under: 'producers',
+        lang,
+        pick: {'app.module': 1},
+        edit: {'app.module': rootEdit()},
+        files: lang === 'js' ? {'app.module': readTs('app.module', 1)} : {},
+      });
+      const {AppModule} = set.require('app.module');
+      const {AudioService} = set.require('audio.service');
+      @Module({imports: [BullModule.registerQueue({name: 'audio'})], providers: [AudioService]})
+      class ProducerModule {}
+      const app = await boot([AppModule, ProducerModule]);
+      const queue = (app.get(AudioService) as any).audioQueue;
+      const job = await queue.add({file: 'uploads/interview.wav', format: 'mp3'});
+      expect(job.name).toBe('__default__');
+      expect(await keys(`bull:audio:${job.id}`)).toEqual([`bull:audio:${job.id}`]);
+      const stored = await new Promise<string>((resolve) =>
+        raw.hget(`bull:audio:${job.id}`, 'data', (_: unknown, v: string) => resolve(v)),
+      );
+      expect(JSON.parse(stored)).toEqual({file: 'uploads/interview.wav', format: 'mp3'});
+      expect(await job.getState()).toBe('waiting');
+    },
+  );
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#consumers`, `the @Processor('audio') consumer handles the job; its return value becomes the job's result (${lang})`, async () => {
-    const set = samples(page, {under: 'consumers', lang, pick: {'app.module': 1}, edit: {'app.module': rootEdit()}, files: lang === 'js' ? {'app.module': readTs('app.module', 1)} : {}});
-    const {AppModule} = set.require('app.module');
-    const processorFile = fenceModule('audio.processor', 1, lang);
-    // audio.module is shown in TypeScript only; its code is valid JavaScript too.
-    const {AudioModule} = fenceModule('audio.module', 2, 'ts', {'audio.processor': processorFile});
-    const logs = memoryLogger();
-    const app = await boot([AppModule, AudioModule], [], logs.logger);
-    const queue = app.get(getQueueToken('audio'), {strict: false});
-    const job = await queue.add({file: 'uploads/interview.wav', format: 'mp3'});
-    const finished = await until(() => queue.getJob(job.id), (j: any) => j?.finishedOn !== undefined && j?.finishedOn !== null);
-    expect(finished.returnvalue).toEqual({output: 'uploads/interview.mp3'});
-    expect(await finished.getState()).toBe('completed');
-    expect(logs.lines).toContainEqual(expect.objectContaining({message: `Processing job ${job.id} for uploads/interview.wav`, context: 'AudioProcessor'}));
-  });
+  claim(
+    `${page}#consumers`,
+    `the @Processor('audio') consumer handles the job; its return value becomes the job's result (${lang})`,
+    async () => {
+      const set = samples(page, {
+        under: 'consumers',
+        lang,
+        pick: {'app.module': 1},
+        edit: {'app.module': rootEdit()},
+        files: lang === 'js' ? {'app.module': readTs('app.module', 1)} : {},
+      });
+      const {AppModule} = set.require('app.module');
+      const processorFile = fenceModule('audio.processor', 1, lang);
+      // audio.module is shown in TypeScript only; its code is valid JavaScript too.
+      const {AudioModule} = fenceModule('audio.module', 2, 'ts', {
+        'audio.processor': processorFile,
+      });
+      const logs = memoryLogger();
+      const app = await boot([AppModule, AudioModule], [], logs.logger);
+      const queue = app.get(getQueueToken('audio'), {strict: false});
+      const job = await queue.add({file: 'uploads/interview.wav', format: 'mp3'});
+      const finished = await until(
+        () => queue.getJob(job.id),
+        (j: any) => j?.finishedOn !== undefined && j?.finishedOn !== null,
+      );
+      expect(finished.returnvalue).toEqual({output: 'uploads/interview.mp3'});
+      expect(await finished.getState()).toBe('completed');
+      expect(logs.lines).toContainEqual(
+        expect.objectContaining({
+          message: `Processing job ${job.id} for uploads/interview.wav`,
+          context: 'AudioProcessor',
+        }),
+      );
+    },
+  );
 }
 
 /**
@@ -109,13 +166,22 @@ for (const lang of ['ts', 'js'] as const) {
  * audio.processor and audio.module here: it writes files by base name, and the page's example also shows
  * audio/audio.processor and audio/audio.module, which overwrite them. Relative imports take `deps`.
  */
-function fenceModule(name: string, nth: number, lang: 'ts' | 'js' = 'ts', deps: Record<string, unknown> = {}): any {
+function fenceModule(
+  name: string,
+  nth: number,
+  lang: 'ts' | 'js' = 'ts',
+  deps: Record<string, unknown> = {},
+): any {
   const fence = readPage(page).fences.filter((f) => f.filename === name)[nth - 1];
   let code = (lang === 'js' ? fence.js : fence.ts) ?? fence.ts!;
-  code = code.replace(/import \{ ([\w, ]+) \} from '\.\/([\w.\/-]+)';/g, (_all: string, names: string, file: string) => {
-    if (!(file in deps)) throw new Error(`fenceModule: ${name} imports ./${file}, give it in deps`);
-    return `const { ${names} } = (globalThis as any).__queueDeps[${JSON.stringify(file)}];`;
-  });
+  code = code.replace(
+    /import \{ ([\w, ]+) \} from '\.\/([\w./-]+)';/g,
+    (_all: string, names: string, file: string) => {
+      if (!(file in deps))
+        throw new Error(`fenceModule: ${name} imports ./${file}, give it in deps`);
+      return `const { ${names} } = (globalThis as any).__queueDeps[${JSON.stringify(file)}];`;
+    },
+  );
   (globalThis as any).__queueDeps = deps;
   return compileModule<any>(code, name.replace(/\W/g, '-'));
 }
@@ -125,247 +191,448 @@ function readTs(name: string, nth: number): string {
   return readPage(page).fences.filter((f) => f.filename === name)[nth - 1].ts!;
 }
 
-claim(`${page}#named-processors`, "jobs go to the handler of their name; '*' takes the rest; a name without a handler fails with 'Missing process handler for job type …'", async () => {
-  const {AudioProcessor} = fenceModule('audio.processor', 2);
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [AudioProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  const transcode = await queue.add('transcode', {file: 'a.wav'});
-  const other = await queue.add('shout', {file: 'b.wav'});
-  const state = async (id: unknown) => (await queue.getJob(id)).getState();
-  await until(() => state(transcode.id), (s) => s === 'completed');
-  await until(() => state(other.id), (s) => s === 'failed');
-  expect((await queue.getJob(other.id)).failedReason).toBe('Missing process handler for job type shout');
-  await close?.();
-  close = undefined;
-  const {TestProcessor, seen} = processor(`@Process('transcode') t(job) { seen.push('transcode:' + job.name); }
-  @Process('*') any(job) { seen.push('*:' + job.name); }`);
-  const app2 = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
-  const queue2 = app2.get(getQueueToken('audio'), {strict: false});
-  await queue2.add('transcode', {});
-  await queue2.add('shout', {});
-  await until(() => seen.length, (n) => n === 2);
-  expect(seen.sort()).toEqual(['*:shout', 'transcode:transcode']);
-});
-
-claim(`${page}#handling-a-job`, 'a handler whose promise never settles keeps its lock renewed: the job stays active past lockDuration and stalledInterval', async () => {
-  const {TestProcessor, seen} = processor(`@Process() hang(job) { seen.push(job.id); return new Promise(() => undefined); }`);
-  const app = await boot([root({settings: {lockDuration: 300, lockRenewTime: 100, stalledInterval: 200}}), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  close = async () => {
-    await queue.close(true);
-    await app.close();
-  };
-  const job = await queue.add({});
-  await until(() => seen.length, (n) => n === 1);
-  await new Promise((r) => setTimeout(r, 1200));
-  expect(await (await queue.getJob(job.id)).getState()).toBe('active');
-  // a second job waits: the only concurrency slot is taken
-  const second = await queue.add({});
-  await new Promise((r) => setTimeout(r, 300));
-  expect(await (await queue.getJob(second.id)).getState()).toBe('waiting');
-});
-
-claim(`${page}#handling-a-job`, "only the job's timeout option fails a handler that never settles", async () => {
-  const {TestProcessor} = processor(`@Process() hang() { return new Promise(() => undefined); }`);
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  close = async () => {
-    await queue.close(true);
-    await app.close();
-  };
-  const job = await queue.add({}, {timeout: 300});
-  const failed = await until(() => queue.getJob(job.id), (j: any) => j?.failedReason !== undefined);
-  expect(failed.failedReason).toBe('Promise timed out after 300 milliseconds');
-});
-
-claim(`${page}#retries-and-backoff`, 'attempts with exponential backoff wait in delayed between tries; without backoff the job goes straight back to waiting', async () => {
-  const {TestProcessor, seen} = processor(`@Process() fail(job) { seen.push({ id: job.id, at: Date.now() }); throw new Error('cdn down'); }`);
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  const job = await queue.add({}, {attempts: 3, backoff: {type: 'exponential', delay: 200}});
-  await until(() => seen.length, (n) => n >= 1);
-  expect(await (await queue.getJob(job.id)).getState()).toBe('delayed');
-  const final = await until(() => queue.getJob(job.id), (j: any) => j?.finishedOn != null, 8000);
-  expect(final.attemptsMade).toBe(3);
-  expect(final.failedReason).toBe('cdn down');
-  const tries = seen.filter((s: any) => s.id === job.id).map((s: any) => s.at);
-  // 200 ms, then 400 ms between the attempts
-  expect(tries[1] - tries[0]).toBeGreaterThanOrEqual(180);
-  expect(tries[2] - tries[1]).toBeGreaterThanOrEqual(380);
-  const plain = await queue.add({}, {attempts: 2});
-  await until(() => queue.getJob(plain.id), (j: any) => j?.finishedOn != null);
-  expect(seen.filter((s: any) => s.id === plain.id)).toHaveLength(2);
-});
-
-claim(`${page}#retries-and-backoff`, 'job.discard() before throwing fails the job at once, whatever attempts remain', async () => {
-  const {TestProcessor, seen} = processor(`@Process() fail(job) { seen.push(job.id); job.discard(); throw new Error('file does not exist'); }`);
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  const job = await queue.add({}, {attempts: 5});
-  const failed = await until(() => queue.getJob(job.id), (j: any) => j?.finishedOn != null);
-  expect([failed.attemptsMade, await failed.getState(), seen.length]).toEqual([1, 'failed', 1]);
-});
-
-claim(`${page}#retries-and-backoff`, 'a custom backoff strategy from settings.backoffStrategies is used by name', async () => {
-  const registration = new Function('BullModule', `return ${fragment(page, 'retries-and-backoff', 'backoffStrategies').value.replace(/: number/g, '')}`)(BullModule);
-  const {TestProcessor, seen} = processor(`@Process('upload-to-cdn') fail(job) { seen.push(Date.now()); throw new Error('retry me'); }`);
-  const app = await boot([root(), registration], [TestProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  const job = await queue.add('upload-to-cdn', {file: 'output/interview.mp3'}, {attempts: 2, backoff: {type: 'jitter'}});
-  const done = await until(() => queue.getJob(job.id), (j: any) => j?.finishedOn != null, 8000);
-  expect(done.attemptsMade).toBe(2);
-  expect(seen[1] - seen[0]).toBeGreaterThanOrEqual(950);
-});
-
-claim(`${page}#job-options`, 'delay puts the job in delayed; jobId makes add() idempotent; removeOnComplete removes the finished job', async () => {
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  const delayed = await queue.add('transcode', {file: 'uploads/interview.wav'}, {delay: 3000});
-  expect(await delayed.getState()).toBe('delayed');
-  const first = await queue.add('transcode', {n: 1}, {jobId: 'transcode-7'});
-  const second = await queue.add('transcode', {n: 2}, {jobId: 'transcode-7'});
-  expect(second.id).toBe('transcode-7');
-  expect((await queue.getJob('transcode-7')).data).toEqual({n: 1});
-  void first;
-  const counts = await queue.getJobCounts();
-  expect(counts).toMatchObject({waiting: 1, delayed: 1, active: 0, completed: 0, failed: 0});
-  await close?.();
-  close = undefined;
-  const {TestProcessor} = processor(`@Process('transcode') ok() { return 'done'; }`);
-  const app2 = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
-  const queue2 = app2.get(getQueueToken('audio'), {strict: false});
-  const removed = await queue2.add('transcode', {}, {removeOnComplete: true});
-  const kept = await queue2.add('transcode', {});
-  await until(() => queue2.getJob(kept.id), (j: any) => j?.finishedOn != null);
-  await until(() => queue2.getJob(removed.id), (j: any) => j === null);
-});
-
-claim(`${page}#job-options`, 'priority 1 runs before normal jobs; lifo runs the newest first', async () => {
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  await queue.pause(true);
-  await queue.add('transcode', {file: 'a'});
-  await queue.add('transcode', {file: 'b'});
-  await queue.add('transcode', {file: 'urgent'}, {priority: 1});
-  const order: string[] = [];
-  queue.process('transcode', async (job: any) => {
-    order.push(job.data.file);
-  });
-  await queue.resume(true);
-  await until(() => order.length, (n) => n === 3);
-  expect(order).toEqual(['urgent', 'a', 'b']);
-  await queue.pause(true);
-  await queue.add('transcode', {file: 'c'});
-  await queue.add('transcode', {file: 'd'});
-  await queue.add('transcode', {file: 'newest'}, {lifo: true});
-  await queue.resume(true);
-  await until(() => order.length, (n) => n === 6);
-  expect(order.slice(3)).toEqual(['newest', 'c', 'd']);
-});
-
-claim(`${page}#registering-queues`, "registerQueue() without a name registers the queue 'default'; the prefix option changes the Redis keys", async () => {
-  const app = await boot([root({prefix: 'cats-app'}), BullModule.registerQueue({})]);
-  const queue = app.get(getQueueToken(), {strict: false});
-  expect(queue.name).toBe('default');
-  const job = await queue.add({});
-  expect(await keys(`cats-app:default:${job.id}`)).toHaveLength(1);
-  expect(await keys('bull:*')).toEqual([]);
-});
-
-claim(`${page}#registering-queues`, 'queue options are merged shallowly over forRoot(): redis: { db: 2 } loses the shared host and port', async () => {
-  // The options Nest builds for the queue (a real Queue would try 127.0.0.1:6379, where nothing listens here).
-  const {getQueueOptionsToken} = nest('@nestjs/bull/dist/utils');
-  const shared = {redis: {host: 'redis.internal', port: 6380}, prefix: 'cats-app'};
-  const dynamic = BullModule.registerQueue({name: 'video', redis: {db: 2}, limiter: {max: 2, duration: 1000}});
-  const optionsProvider = dynamic.providers.find((p: any) => p.provide === getQueueOptionsToken('video'));
-  const merged = optionsProvider.useFactory({getDependencyRef: () => shared});
-  expect(merged).toEqual({name: 'video', redis: {db: 2}, prefix: 'cats-app', limiter: {max: 2, duration: 1000}});
-});
-
-claim(`${page}#registering-queues`, 'two modules registering the same queue get their own Queue instances that share the jobs', async () => {
-  const {InjectQueue} = nest('@nestjs/bull');
-  const {Injectable} = nest('@nestjs/common');
-  const probe = () => {
-    @Injectable()
-    class Probe {
-      constructor(@InjectQueue('audio') readonly queue: any) {}
-    }
-    return Probe;
-  };
-  const [ProducerProbe, ConsumerProbe, LimitedProbe] = [probe(), probe(), probe()];
-  @Module({imports: [BullModule.registerQueue({name: 'audio'})], providers: [ProducerProbe], exports: [ProducerProbe]})
-  class ProducerModule {}
-  @Module({imports: [BullModule.registerQueue({name: 'audio'})], providers: [ConsumerProbe], exports: [ConsumerProbe]})
-  class ConsumerModule {}
-  @Module({imports: [BullModule.registerQueue({name: 'audio', limiter: {max: 5, duration: 1000}})], providers: [LimitedProbe], exports: [LimitedProbe]})
-  class LimitedModule {}
-  const app = await boot([root(), ProducerModule, ConsumerModule, LimitedModule]);
-  const [a, b, c] = [app.get(ProducerProbe).queue, app.get(ConsumerProbe).queue, app.get(LimitedProbe).queue];
-  expect(a).not.toBe(b);
-  expect(a).not.toBe(c);
-  const job = await a.add({x: 1});
-  expect((await b.getJob(job.id)).data).toEqual({x: 1});
-  expect((await c.getJob(job.id)).data).toEqual({x: 1});
-});
-
-claim(`${page}#local-events`, "the listener consumer logs 'Job … started' and 'Job … completed with …'; failures with the attempts made", async () => {
-  const {AudioEventsListener} = fenceModule('audio.processor', 4);
-  const {TestProcessor} = processor(`@Process() handle(job) { if (job.data.fail) throw new Error('bad file'); return { output: 'x.mp3' }; }`);
-  const logs = memoryLogger();
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor, AudioEventsListener], logs.logger);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  const ok = await queue.add({});
-  const bad = await queue.add({fail: true}, {attempts: 1});
-  await until(() => logs.lines.length, () => logs.text().includes(`Job ${bad.id} failed`) && logs.text().includes(`Job ${ok.id} completed`));
-  expect(logs.lines).toContainEqual({level: 'log', message: `Job ${ok.id} (__default__) started`, context: 'AudioEventsListener'});
-  expect(logs.lines).toContainEqual({level: 'log', message: `Job ${ok.id} completed with {"output":"x.mp3"}`, context: 'AudioEventsListener'});
-  expect(logs.lines).toContainEqual({level: 'error', message: `Job ${bad.id} failed after 1 attempts: bad file`, context: 'AudioEventsListener'});
-});
-
-claim(`${page}#local-events`, 'a listener filtered by name is only called for jobs of that name', async () => {
-  const {TestProcessor, seen} = processor(`@Process('*') any() { return 1; }
-  @OnQueueCompleted({ name: 'transcode' }) onTranscoded(job) { seen.push(job.name); }`);
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  const other = await queue.add('normalize', {});
-  await queue.add('transcode', {});
-  await until(() => queue.getJob(other.id), (j: any) => j?.finishedOn != null);
-  await until(() => seen.length, (n) => n >= 1);
-  await new Promise((r) => setTimeout(r, 100));
-  expect(seen).toEqual(['transcode']);
-});
-
-for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#global-events`, `a global completed listener receives the job id and the result as a JSON string (${lang})`, async () => {
-    const {AudioNotificationsListener} = samples(page, {under: 'global-events', lang}).require('audio-notifications.listener');
-    const {TestProcessor} = processor(`@Process() handle(job) { return { output: 'interview.mp3' }; }`);
-    const logs = memoryLogger();
-    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor, AudioNotificationsListener], logs.logger);
+claim(
+  `${page}#named-processors`,
+  "jobs go to the handler of their name; '*' takes the rest; a name without a handler fails with 'Missing process handler for job type …'",
+  async () => {
+    const {AudioProcessor} = fenceModule('audio.processor', 2);
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [AudioProcessor]);
     const queue = app.get(getQueueToken('audio'), {strict: false});
-    await new Promise((r) => setTimeout(r, 200));
-    const job = await queue.add({file: 'uploads/interview.wav'});
-    await until(() => logs.text(), (text) => text.includes(`Job ${job.id} for`));
+    const transcode = await queue.add('transcode', {file: 'a.wav'});
+    const other = await queue.add('shout', {file: 'b.wav'});
+    const state = async (id: unknown) => (await queue.getJob(id)).getState();
+    await until(
+      () => state(transcode.id),
+      (s) => s === 'completed',
+    );
+    await until(
+      () => state(other.id),
+      (s) => s === 'failed',
+    );
+    expect((await queue.getJob(other.id)).failedReason).toBe(
+      'Missing process handler for job type shout',
+    );
+    await close?.();
+    close = undefined;
+    const {TestProcessor, seen} =
+      processor(`@Process('transcode') t(job) { seen.push('transcode:' + job.name); }
+  @Process('*') any(job) { seen.push('*:' + job.name); }`);
+    const app2 = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const queue2 = app2.get(getQueueToken('audio'), {strict: false});
+    await queue2.add('transcode', {});
+    await queue2.add('shout', {});
+    await until(
+      () => seen.length,
+      (n) => n === 2,
+    );
+    expect(seen.sort()).toEqual(['*:shout', 'transcode:transcode']);
+  },
+);
+
+claim(
+  `${page}#handling-a-job`,
+  'a handler whose promise never settles keeps its lock renewed: the job stays active past lockDuration and stalledInterval',
+  async () => {
+    const {TestProcessor, seen} = processor(
+      `@Process() hang(job) { seen.push(job.id); return new Promise(() => undefined); }`,
+    );
+    const app = await boot(
+      [
+        root({settings: {lockDuration: 300, lockRenewTime: 100, stalledInterval: 200}}),
+        BullModule.registerQueue({name: 'audio'}),
+      ],
+      [TestProcessor],
+    );
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    close = async () => {
+      await queue.close(true);
+      await app.close();
+    };
+    const job = await queue.add({});
+    await until(
+      () => seen.length,
+      (n) => n === 1,
+    );
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(await (await queue.getJob(job.id)).getState()).toBe('active');
+    // a second job waits: the only concurrency slot is taken
+    const second = await queue.add({});
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await (await queue.getJob(second.id)).getState()).toBe('waiting');
+  },
+);
+
+claim(
+  `${page}#handling-a-job`,
+  "only the job's timeout option fails a handler that never settles",
+  async () => {
+    const {TestProcessor} = processor(`@Process() hang() { return new Promise(() => undefined); }`);
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    close = async () => {
+      await queue.close(true);
+      await app.close();
+    };
+    const job = await queue.add({}, {timeout: 300});
+    const failed = await until(
+      () => queue.getJob(job.id),
+      (j: any) => j?.failedReason !== undefined,
+    );
+    expect(failed.failedReason).toBe('Promise timed out after 300 milliseconds');
+  },
+);
+
+claim(
+  `${page}#retries-and-backoff`,
+  'attempts with exponential backoff wait in delayed between tries; without backoff the job goes straight back to waiting',
+  async () => {
+    const {TestProcessor, seen} = processor(
+      `@Process() fail(job) { seen.push({ id: job.id, at: Date.now() }); throw new Error('cdn down'); }`,
+    );
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    const job = await queue.add({}, {attempts: 3, backoff: {type: 'exponential', delay: 200}});
+    await until(
+      () => seen.length,
+      (n) => n >= 1,
+    );
+    expect(await (await queue.getJob(job.id)).getState()).toBe('delayed');
+    const final = await until(
+      () => queue.getJob(job.id),
+      (j: any) => j?.finishedOn != null,
+      8000,
+    );
+    expect(final.attemptsMade).toBe(3);
+    expect(final.failedReason).toBe('cdn down');
+    const tries = seen.filter((s: any) => s.id === job.id).map((s: any) => s.at);
+    // 200 ms, then 400 ms between the attempts
+    expect(tries[1] - tries[0]).toBeGreaterThanOrEqual(180);
+    expect(tries[2] - tries[1]).toBeGreaterThanOrEqual(380);
+    const plain = await queue.add({}, {attempts: 2});
+    await until(
+      () => queue.getJob(plain.id),
+      (j: any) => j?.finishedOn != null,
+    );
+    expect(seen.filter((s: any) => s.id === plain.id)).toHaveLength(2);
+  },
+);
+
+claim(
+  `${page}#retries-and-backoff`,
+  'job.discard() before throwing fails the job at once, whatever attempts remain',
+  async () => {
+    const {TestProcessor, seen} = processor(
+      `@Process() fail(job) { seen.push(job.id); job.discard(); throw new Error('file does not exist'); }`,
+    );
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    const job = await queue.add({}, {attempts: 5});
+    const failed = await until(
+      () => queue.getJob(job.id),
+      (j: any) => j?.finishedOn != null,
+    );
+    expect([failed.attemptsMade, await failed.getState(), seen.length]).toEqual([1, 'failed', 1]);
+  },
+);
+
+claim(
+  `${page}#retries-and-backoff`,
+  'a custom backoff strategy from settings.backoffStrategies is used by name',
+  async () => {
+    const registration = new Function(
+      'BullModule',
+      `return ${fragment(page, 'retries-and-backoff', 'backoffStrategies').value.replace(/: number/g, '')}`,
+    )(BullModule);
+    const {TestProcessor, seen} = processor(
+      `@Process('upload-to-cdn') fail(job) { seen.push(Date.now()); throw new Error('retry me'); }`,
+    );
+    const app = await boot([root(), registration], [TestProcessor]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    const job = await queue.add(
+      'upload-to-cdn',
+      {file: 'output/interview.mp3'},
+      {attempts: 2, backoff: {type: 'jitter'}},
+    );
+    const done = await until(
+      () => queue.getJob(job.id),
+      (j: any) => j?.finishedOn != null,
+      8000,
+    );
+    expect(done.attemptsMade).toBe(2);
+    expect(seen[1] - seen[0]).toBeGreaterThanOrEqual(950);
+  },
+);
+
+claim(
+  `${page}#job-options`,
+  'delay puts the job in delayed; jobId makes add() idempotent; removeOnComplete removes the finished job',
+  async () => {
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    const delayed = await queue.add('transcode', {file: 'uploads/interview.wav'}, {delay: 3000});
+    expect(await delayed.getState()).toBe('delayed');
+    const first = await queue.add('transcode', {n: 1}, {jobId: 'transcode-7'});
+    const second = await queue.add('transcode', {n: 2}, {jobId: 'transcode-7'});
+    expect(second.id).toBe('transcode-7');
+    expect((await queue.getJob('transcode-7')).data).toEqual({n: 1});
+    void first;
+    const counts = await queue.getJobCounts();
+    expect(counts).toMatchObject({waiting: 1, delayed: 1, active: 0, completed: 0, failed: 0});
+    await close?.();
+    close = undefined;
+    const {TestProcessor} = processor(`@Process('transcode') ok() { return 'done'; }`);
+    const app2 = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const queue2 = app2.get(getQueueToken('audio'), {strict: false});
+    const removed = await queue2.add('transcode', {}, {removeOnComplete: true});
+    const kept = await queue2.add('transcode', {});
+    await until(
+      () => queue2.getJob(kept.id),
+      (j: any) => j?.finishedOn != null,
+    );
+    await until(
+      () => queue2.getJob(removed.id),
+      (j: any) => j === null,
+    );
+  },
+);
+
+claim(
+  `${page}#job-options`,
+  'priority 1 runs before normal jobs; lifo runs the newest first',
+  async () => {
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    await queue.pause(true);
+    await queue.add('transcode', {file: 'a'});
+    await queue.add('transcode', {file: 'b'});
+    await queue.add('transcode', {file: 'urgent'}, {priority: 1});
+    const order: string[] = [];
+    queue.process('transcode', async (job: any) => {
+      order.push(job.data.file);
+    });
+    await queue.resume(true);
+    await until(
+      () => order.length,
+      (n) => n === 3,
+    );
+    expect(order).toEqual(['urgent', 'a', 'b']);
+    await queue.pause(true);
+    await queue.add('transcode', {file: 'c'});
+    await queue.add('transcode', {file: 'd'});
+    await queue.add('transcode', {file: 'newest'}, {lifo: true});
+    await queue.resume(true);
+    await until(
+      () => order.length,
+      (n) => n === 6,
+    );
+    expect(order.slice(3)).toEqual(['newest', 'c', 'd']);
+  },
+);
+
+claim(
+  `${page}#registering-queues`,
+  "registerQueue() without a name registers the queue 'default'; the prefix option changes the Redis keys",
+  async () => {
+    const app = await boot([root({prefix: 'cats-app'}), BullModule.registerQueue({})]);
+    const queue = app.get(getQueueToken(), {strict: false});
+    expect(queue.name).toBe('default');
+    const job = await queue.add({});
+    expect(await keys(`cats-app:default:${job.id}`)).toHaveLength(1);
+    expect(await keys('bull:*')).toEqual([]);
+  },
+);
+
+claim(
+  `${page}#registering-queues`,
+  'queue options are merged shallowly over forRoot(): redis: { db: 2 } loses the shared host and port',
+  async () => {
+    // The options Nest builds for the queue (a real Queue would try 127.0.0.1:6379, where nothing listens here).
+    const {getQueueOptionsToken} = nest('@nestjs/bull/dist/utils');
+    const shared = {redis: {host: 'redis.internal', port: 6380}, prefix: 'cats-app'};
+    const dynamic = BullModule.registerQueue({
+      name: 'video',
+      redis: {db: 2},
+      limiter: {max: 2, duration: 1000},
+    });
+    const optionsProvider = dynamic.providers.find(
+      (p: any) => p.provide === getQueueOptionsToken('video'),
+    );
+    const merged = optionsProvider.useFactory({getDependencyRef: () => shared});
+    expect(merged).toEqual({
+      name: 'video',
+      redis: {db: 2},
+      prefix: 'cats-app',
+      limiter: {max: 2, duration: 1000},
+    });
+  },
+);
+
+claim(
+  `${page}#registering-queues`,
+  'two modules registering the same queue get their own Queue instances that share the jobs',
+  async () => {
+    const {InjectQueue} = nest('@nestjs/bull');
+    const {Injectable} = nest('@nestjs/common');
+    const probe = () => {
+      @Injectable()
+      class Probe {
+        constructor(@InjectQueue('audio') readonly queue: any) {}
+      }
+      return Probe;
+    };
+    const [ProducerProbe, ConsumerProbe, LimitedProbe] = [probe(), probe(), probe()];
+    @Module({
+      imports: [BullModule.registerQueue({name: 'audio'})],
+      providers: [ProducerProbe],
+      exports: [ProducerProbe],
+    })
+    class ProducerModule {}
+    @Module({
+      imports: [BullModule.registerQueue({name: 'audio'})],
+      providers: [ConsumerProbe],
+      exports: [ConsumerProbe],
+    })
+    class ConsumerModule {}
+    @Module({
+      imports: [BullModule.registerQueue({name: 'audio', limiter: {max: 5, duration: 1000}})],
+      providers: [LimitedProbe],
+      exports: [LimitedProbe],
+    })
+    class LimitedModule {}
+    const app = await boot([root(), ProducerModule, ConsumerModule, LimitedModule]);
+    const [a, b, c] = [
+      app.get(ProducerProbe).queue,
+      app.get(ConsumerProbe).queue,
+      app.get(LimitedProbe).queue,
+    ];
+    expect(a).not.toBe(b);
+    expect(a).not.toBe(c);
+    const job = await a.add({x: 1});
+    expect((await b.getJob(job.id)).data).toEqual({x: 1});
+    expect((await c.getJob(job.id)).data).toEqual({x: 1});
+  },
+);
+
+claim(
+  `${page}#local-events`,
+  "the listener consumer logs 'Job … started' and 'Job … completed with …'; failures with the attempts made",
+  async () => {
+    const {AudioEventsListener} = fenceModule('audio.processor', 4);
+    const {TestProcessor} = processor(
+      `@Process() handle(job) { if (job.data.fail) throw new Error('bad file'); return { output: 'x.mp3' }; }`,
+    );
+    const logs = memoryLogger();
+    const app = await boot(
+      [root(), BullModule.registerQueue({name: 'audio'})],
+      [TestProcessor, AudioEventsListener],
+      logs.logger,
+    );
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    const ok = await queue.add({});
+    const bad = await queue.add({fail: true}, {attempts: 1});
+    await until(
+      () => logs.lines.length,
+      () =>
+        logs.text().includes(`Job ${bad.id} failed`) &&
+        logs.text().includes(`Job ${ok.id} completed`),
+    );
     expect(logs.lines).toContainEqual({
       level: 'log',
-      message: `Job ${job.id} for uploads/interview.wav completed: {"output":"interview.mp3"}`,
-      context: 'AudioNotificationsListener',
+      message: `Job ${ok.id} (__default__) started`,
+      context: 'AudioEventsListener',
     });
-  });
+    expect(logs.lines).toContainEqual({
+      level: 'log',
+      message: `Job ${ok.id} completed with {"output":"x.mp3"}`,
+      context: 'AudioEventsListener',
+    });
+    expect(logs.lines).toContainEqual({
+      level: 'error',
+      message: `Job ${bad.id} failed after 1 attempts: bad file`,
+      context: 'AudioEventsListener',
+    });
+  },
+);
+
+claim(
+  `${page}#local-events`,
+  'a listener filtered by name is only called for jobs of that name',
+  async () => {
+    const {TestProcessor, seen} = processor(`@Process('*') any() { return 1; }
+  @OnQueueCompleted({ name: 'transcode' }) onTranscoded(job) { seen.push(job.name); }`);
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    const other = await queue.add('normalize', {});
+    await queue.add('transcode', {});
+    await until(
+      () => queue.getJob(other.id),
+      (j: any) => j?.finishedOn != null,
+    );
+    await until(
+      () => seen.length,
+      (n) => n >= 1,
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toEqual(['transcode']);
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(
+    `${page}#global-events`,
+    `a global completed listener receives the job id and the result as a JSON string (${lang})`,
+    async () => {
+      const {AudioNotificationsListener} = samples(page, {under: 'global-events', lang}).require(
+        'audio-notifications.listener',
+      );
+      const {TestProcessor} = processor(
+        `@Process() handle(job) { return { output: 'interview.mp3' }; }`,
+      );
+      const logs = memoryLogger();
+      const app = await boot(
+        [root(), BullModule.registerQueue({name: 'audio'})],
+        [TestProcessor, AudioNotificationsListener],
+        logs.logger,
+      );
+      const queue = app.get(getQueueToken('audio'), {strict: false});
+      await new Promise((r) => setTimeout(r, 200));
+      const job = await queue.add({file: 'uploads/interview.wav'});
+      await until(
+        () => logs.text(),
+        (text) => text.includes(`Job ${job.id} for`),
+      );
+      expect(logs.lines).toContainEqual({
+        level: 'log',
+        message: `Job ${job.id} for uploads/interview.wav completed: {"output":"interview.mp3"}`,
+        context: 'AudioNotificationsListener',
+      });
+    },
+  );
 }
 
-claim(`${page}#local-events`, 'a filtered global listener receives the fetched job, not the id', async () => {
-  const {TestProcessor, seen} = processor(`@Process('*') any() { return 1; }
+claim(
+  `${page}#local-events`,
+  'a filtered global listener receives the fetched job, not the id',
+  async () => {
+    const {TestProcessor, seen} = processor(`@Process('*') any() { return 1; }
   @OnGlobalQueueCompleted({ name: 'transcode' }) onDone(job, result) { seen.push([typeof job, job && job.name, result]); }`);
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  await new Promise((r) => setTimeout(r, 200));
-  await queue.add('transcode', {});
-  await until(() => seen.length, (n) => n >= 1);
-  expect(seen[0]).toEqual(['object', 'transcode', '1']);
-});
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    await new Promise((r) => setTimeout(r, 200));
+    await queue.add('transcode', {});
+    await until(
+      () => seen.length,
+      (n) => n >= 1,
+    );
+    expect(seen[0]).toEqual(['object', 'transcode', '1']);
+  },
+);
 
-claim(`${page}#request-scoped-consumers`, 'a REQUEST-scoped consumer is created per job, and JOB_REF is that job', async () => {
-  const {TestProcessor, seen} = compileModule<any>(`
+claim(
+  `${page}#request-scoped-consumers`,
+  'a REQUEST-scoped consumer is created per job, and JOB_REF is that job',
+  async () => {
+    const {TestProcessor, seen} = compileModule<any>(`
 import { Inject, Scope } from '@nestjs/common';
 import { JOB_REF, Process, Processor } from '@nestjs/bull';
 export const seen: any[] = [];
@@ -380,93 +647,165 @@ export class TestProcessor {
   }
 }
 `);
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  const a = await queue.add('transcode', {});
-  const b = await queue.add('transcode', {});
-  await until(() => seen.length, (n) => n === 4);
-  expect(seen.filter(([kind]: [string]) => kind === 'new').map(([, id]: [string, string]) => id).sort()).toEqual([a.id, b.id].map(String).sort());
-  expect(seen.filter(([kind]: [string]) => kind === 'same').every(([, same]: [string, boolean]) => same)).toBe(true);
-});
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    const a = await queue.add('transcode', {});
+    const b = await queue.add('transcode', {});
+    await until(
+      () => seen.length,
+      (n) => n === 4,
+    );
+    expect(
+      seen
+        .filter(([kind]: [string]) => kind === 'new')
+        .map(([, id]: [string, string]) => id)
+        .sort(),
+    ).toEqual([a.id, b.id].map(String).sort());
+    expect(
+      seen
+        .filter(([kind]: [string]) => kind === 'same')
+        .every(([, same]: [string, boolean]) => same),
+    ).toBe(true);
+  },
+);
 
-claim(`${page}#queue-management`, 'pause() keeps new jobs waiting; resume() lets them run; empty() removes waiting and delayed jobs; clean() removes old ones', async () => {
-  const {TestProcessor, seen} = processor(`@Process() handle(job) { seen.push(job.id); }`);
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  await queue.pause();
-  const job = await queue.add({});
-  await new Promise((r) => setTimeout(r, 300));
-  expect(seen).toEqual([]);
-  expect(await queue.getJobCounts()).toMatchObject({paused: 1});
-  await queue.resume();
-  await until(() => seen.length, (n) => n === 1);
-  await until(() => queue.getJobCounts(), (c: any) => c.completed === 1);
-  await queue.pause();
-  await queue.add({});
-  await queue.add({}, {delay: 60_000});
-  await queue.empty();
-  expect(await queue.getJobCounts()).toMatchObject({paused: 0, delayed: 0, completed: 1});
-  await new Promise((r) => setTimeout(r, 20));
-  const cleaned = await queue.clean(10, 'completed');
-  expect(cleaned.map(String)).toEqual([String(job.id)]);
-});
+claim(
+  `${page}#queue-management`,
+  'pause() keeps new jobs waiting; resume() lets them run; empty() removes waiting and delayed jobs; clean() removes old ones',
+  async () => {
+    const {TestProcessor, seen} = processor(`@Process() handle(job) { seen.push(job.id); }`);
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    await queue.pause();
+    const job = await queue.add({});
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen).toEqual([]);
+    expect(await queue.getJobCounts()).toMatchObject({paused: 1});
+    await queue.resume();
+    await until(
+      () => seen.length,
+      (n) => n === 1,
+    );
+    await until(
+      () => queue.getJobCounts(),
+      (c: any) => c.completed === 1,
+    );
+    await queue.pause();
+    await queue.add({});
+    await queue.add({}, {delay: 60_000});
+    await queue.empty();
+    expect(await queue.getJobCounts()).toMatchObject({paused: 0, delayed: 0, completed: 1});
+    await new Promise((r) => setTimeout(r, 20));
+    const cleaned = await queue.clean(10, 'completed');
+    expect(cleaned.map(String)).toEqual([String(job.id)]);
+  },
+);
 
-claim(`${page}#queue-management`, 'failed jobs are listed with getFailed() and retry() sends them back', async () => {
-  const {TestProcessor, seen} = processor(`@Process() handle(job) { seen.push(job.id); if (seen.length === 1) throw new Error('first try fails'); }`);
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  const job = await queue.add({});
-  await until(() => queue.getFailed(), (failed: any[]) => failed.length === 1);
-  const failedJobs = await queue.getFailed();
-  await Promise.all(failedJobs.map((j: any) => j.retry()));
-  await until(async () => (await queue.getJob(job.id)).getState(), (s) => s === 'completed');
-});
+claim(
+  `${page}#queue-management`,
+  'failed jobs are listed with getFailed() and retry() sends them back',
+  async () => {
+    const {TestProcessor, seen} = processor(
+      `@Process() handle(job) { seen.push(job.id); if (seen.length === 1) throw new Error('first try fails'); }`,
+    );
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    const job = await queue.add({});
+    await until(
+      () => queue.getFailed(),
+      (failed: any[]) => failed.length === 1,
+    );
+    const failedJobs = await queue.getFailed();
+    await Promise.all(failedJobs.map((j: any) => j.retry()));
+    await until(
+      async () => (await queue.getJob(job.id)).getState(),
+      (s) => s === 'completed',
+    );
+    expect(seen).toEqual([job.id, job.id]);
+  },
+);
 
-claim(`${page}#queue-management`, 'a repeatable job is listed by getRepeatableJobs() and removed with removeRepeatableByKey()', async () => {
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  await queue.add('purge-temporary-files', {}, {repeat: {cron: '0 3 * * *', tz: 'Europe/Paris'}});
-  await queue.add('purge-temporary-files', {}, {repeat: {cron: '0 3 * * *', tz: 'Europe/Paris'}});
-  const repeatable = await queue.getRepeatableJobs();
-  expect(repeatable).toHaveLength(1);
-  expect(await queue.getJobCounts()).toMatchObject({delayed: 1});
-  const code = fragment(page, 'queue-management', 'removeRepeatableByKey').value;
-  await new Function('self', `return (async function () { ${code} }).call(self);`)({audioQueue: queue});
-  expect(await queue.getRepeatableJobs()).toEqual([]);
-});
+claim(
+  `${page}#queue-management`,
+  'a repeatable job is listed by getRepeatableJobs() and removed with removeRepeatableByKey()',
+  async () => {
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    await queue.add('purge-temporary-files', {}, {repeat: {cron: '0 3 * * *', tz: 'Europe/Paris'}});
+    await queue.add('purge-temporary-files', {}, {repeat: {cron: '0 3 * * *', tz: 'Europe/Paris'}});
+    const repeatable = await queue.getRepeatableJobs();
+    expect(repeatable).toHaveLength(1);
+    expect(await queue.getJobCounts()).toMatchObject({delayed: 1});
+    const code = fragment(page, 'queue-management', 'removeRepeatableByKey').value;
+    await new Function('self', `return (async function () { ${code} }).call(self);`)({
+      audioQueue: queue,
+    });
+    expect(await queue.getRepeatableJobs()).toEqual([]);
+  },
+);
 
-claim(`${page}#separate-processes`, 'a sandboxed processor file runs the jobs in a child process (done callback, default export)', async () => {
-  const set = samples(page, {under: 'separate-processes'});
-  const workerPath = `${set.dir}/audio-worker.js`;
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio', processors: [workerPath]})]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  const job = await queue.add({file: 'interview', format: 'mp3'});
-  const done = await until(() => queue.getJob(job.id), (j: any) => j?.finishedOn != null, 10_000);
-  expect(done.returnvalue).toEqual({output: 'interview.mp3'});
-});
+claim(
+  `${page}#separate-processes`,
+  'a sandboxed processor file runs the jobs in a child process (done callback, default export)',
+  async () => {
+    const set = samples(page, {under: 'separate-processes'});
+    const workerPath = `${set.dir}/audio-worker.js`;
+    const app = await boot([
+      root(),
+      BullModule.registerQueue({name: 'audio', processors: [workerPath]}),
+    ]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    const job = await queue.add({file: 'interview', format: 'mp3'});
+    const done = await until(
+      () => queue.getJob(job.id),
+      (j: any) => j?.finishedOn != null,
+      10_000,
+    );
+    expect(done.returnvalue).toEqual({output: 'interview.mp3'});
+  },
+);
 
+claim(
+  `${page}#root-options`,
+  "Bull 3's defaults: lockDuration 30 s renewed at half of it, stalled check every 30 s, maxStalledCount 1",
+  async () => {
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    expect(queue.settings).toMatchObject({
+      lockDuration: 30000,
+      lockRenewTime: 15000,
+      stalledInterval: 30000,
+      maxStalledCount: 1,
+    });
+  },
+);
 
-claim(`${page}#root-options`, "Bull 3's defaults: lockDuration 30 s renewed at half of it, stalled check every 30 s, maxStalledCount 1", async () => {
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  expect(queue.settings).toMatchObject({lockDuration: 30000, lockRenewTime: 15000, stalledInterval: 30000, maxStalledCount: 1});
-});
-
-claim(`${page}#concurrency`, 'the concurrency of the handlers of a queue adds up: two named handlers of 4 run 8 jobs at once', async () => {
-  const {TestProcessor, seen} = processor(`
+claim(
+  `${page}#concurrency`,
+  'the concurrency of the handlers of a queue adds up: two named handlers of 4 run 8 jobs at once',
+  async () => {
+    const {TestProcessor, seen} = processor(`
   active = 0;
   @Process({ name: 'transcode', concurrency: 4 }) async t() { await this.hold(); }
   @Process({ name: 'normalize', concurrency: 4 }) async n() { await this.hold(); }
   async hold() { this.active++; seen.push(this.active); await new Promise((r) => setTimeout(r, 400)); this.active--; }`);
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  for (let i = 0; i < 10; i++) await queue.add('transcode', {});
-  await until(() => queue.getJobCounts(), (c: any) => c.completed === 10, 8000);
-  expect(Math.max(...seen)).toBe(8);
-});
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    for (let i = 0; i < 10; i++) await queue.add('transcode', {});
+    await until(
+      () => queue.getJobCounts(),
+      (c: any) => c.completed === 10,
+      8000,
+    );
+    expect(Math.max(...seen)).toBe(8);
+  },
+);
 
-claim(`${page}#request-scoped-consumers`, 'an event listener on a request-scoped consumer is ignored, with a warning', async () => {
-  const {TestProcessor, seen} = compileModule<any>(`
+claim(
+  `${page}#request-scoped-consumers`,
+  'an event listener on a request-scoped consumer is ignored, with a warning',
+  async () => {
+    const {TestProcessor, seen} = compileModule<any>(`
 import { Scope } from '@nestjs/common';
 import { OnQueueCompleted, Process, Processor } from '@nestjs/bull';
 export const seen: any[] = [];
@@ -476,65 +815,105 @@ export class TestProcessor {
   @OnQueueCompleted() done(job) { seen.push(job.id); }
 }
 `);
-  const logs = memoryLogger();
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor], logs.logger);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  const job = await queue.add({});
-  await until(() => queue.getJob(job.id), (j: any) => j?.finishedOn != null);
-  await new Promise((r) => setTimeout(r, 100));
-  expect(seen).toEqual([]);
-  expect(logs.lines).toContainEqual(
-    expect.objectContaining({
-      level: 'warn',
-      message: 'Warning! "TestProcessor" class is request-scoped and it defines an event listener ("TestProcessor#done"). Since event listeners cannot be registered on scoped providers, this handler will be ignored.',
-    }),
-  );
-});
-
-claim(`${page}#async-configuration`, 'forRootAsync with useFactory, useClass (createSharedConfiguration()) and useExisting; a URL string for redis works at runtime', async () => {
-  const {BullConfigService} = samples(page, {under: 'async-configuration'}).require('bull-config.service');
-  process.env.REDIS_HOST = '127.0.0.1';
-  process.env.REDIS_PORT = String(redis.port);
-  @Module({providers: [BullConfigService], exports: [BullConfigService]})
-  class ConfigModule {}
-  for (const forRoot of [
-    BullModule.forRootAsync({useFactory: () => ({redis: {host: '127.0.0.1', port: redis.port}})}),
-    BullModule.forRootAsync({useClass: BullConfigService}),
-    BullModule.forRootAsync({imports: [ConfigModule], useExisting: BullConfigService}),
-    BullModule.forRootAsync({useFactory: () => ({redis: redis.url})}),
-  ]) {
-    const app = await boot([forRoot, BullModule.registerQueue({name: 'audio'})]);
+    const logs = memoryLogger();
+    const app = await boot(
+      [root(), BullModule.registerQueue({name: 'audio'})],
+      [TestProcessor],
+      logs.logger,
+    );
     const queue = app.get(getQueueToken('audio'), {strict: false});
-    const job = await queue.add({ok: true});
-    expect((await queue.getJob(job.id)).data).toEqual({ok: true});
-    await close?.();
-    close = undefined;
-  }
-});
+    const job = await queue.add({});
+    await until(
+      () => queue.getJob(job.id),
+      (j: any) => j?.finishedOn != null,
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toEqual([]);
+    expect(logs.lines).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        message:
+          'Warning! "TestProcessor" class is request-scoped and it defines an event listener ("TestProcessor#done"). Since event listeners cannot be registered on scoped providers, this handler will be ignored.',
+      }),
+    );
+  },
+);
 
-claim(`${page}#async-configuration`, 'registerQueueAsync: the factory options (a limiter) and an options class (createBullOptions()) configure the queue', async () => {
-  const {AudioQueueConfigService} = samples(page, {under: 'async-configuration'}).require('audio-queue-config.service');
-  const app = await boot([
-    root(),
-    BullModule.registerQueueAsync({name: 'audio', useFactory: () => ({limiter: {max: 10, duration: 1000}})}),
-    BullModule.registerQueueAsync({name: 'video', useClass: AudioQueueConfigService}),
-  ]);
-  expect(app.get(getQueueToken('audio'), {strict: false}).limiter).toEqual({max: 10, duration: 1000});
-  const video = app.get(getQueueToken('video'), {strict: false});
-  const job = await video.add({});
-  expect(job.opts).toMatchObject({attempts: 3, removeOnComplete: true});
-});
+claim(
+  `${page}#async-configuration`,
+  'forRootAsync with useFactory, useClass (createSharedConfiguration()) and useExisting; a URL string for redis works at runtime',
+  async () => {
+    const {BullConfigService} = samples(page, {under: 'async-configuration'}).require(
+      'bull-config.service',
+    );
+    process.env.REDIS_HOST = '127.0.0.1';
+    process.env.REDIS_PORT = String(redis.port);
+    @Module({providers: [BullConfigService], exports: [BullConfigService]})
+    class ConfigModule {}
+    for (const forRoot of [
+      BullModule.forRootAsync({useFactory: () => ({redis: {host: '127.0.0.1', port: redis.port}})}),
+      BullModule.forRootAsync({useClass: BullConfigService}),
+      BullModule.forRootAsync({imports: [ConfigModule], useExisting: BullConfigService}),
+      BullModule.forRootAsync({useFactory: () => ({redis: redis.url})}),
+    ]) {
+      const app = await boot([forRoot, BullModule.registerQueue({name: 'audio'})]);
+      const queue = app.get(getQueueToken('audio'), {strict: false});
+      const job = await queue.add({ok: true});
+      expect((await queue.getJob(job.id)).data).toEqual({ok: true});
+      await close?.();
+      close = undefined;
+    }
+  },
+);
 
-claim(`${page}#async-configuration`, 'a limiter max read from the environment as a string still limits (Bull converts it)', async () => {
-  const {TestProcessor, seen} = processor(`@Process() handle() { seen.push(Date.now()); }`);
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio', limiter: {max: '2' as any, duration: 1000}})], [TestProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  const started = Date.now();
-  for (let i = 0; i < 4; i++) await queue.add({});
-  await until(() => seen.length, (n) => n >= 2);
-  await new Promise((r) => setTimeout(r, 300));
-  expect(seen.filter((at: number) => at - started < 600)).toHaveLength(2);
-});
+claim(
+  `${page}#async-configuration`,
+  'registerQueueAsync: the factory options (a limiter) and an options class (createBullOptions()) configure the queue',
+  async () => {
+    const {AudioQueueConfigService} = samples(page, {under: 'async-configuration'}).require(
+      'audio-queue-config.service',
+    );
+    const app = await boot([
+      root(),
+      BullModule.registerQueueAsync({
+        name: 'audio',
+        useFactory: () => ({limiter: {max: 10, duration: 1000}}),
+      }),
+      BullModule.registerQueueAsync({name: 'video', useClass: AudioQueueConfigService}),
+    ]);
+    expect(app.get(getQueueToken('audio'), {strict: false}).limiter).toEqual({
+      max: 10,
+      duration: 1000,
+    });
+    const video = app.get(getQueueToken('video'), {strict: false});
+    const job = await video.add({});
+    expect(job.opts).toMatchObject({attempts: 3, removeOnComplete: true});
+  },
+);
+
+claim(
+  `${page}#async-configuration`,
+  'a limiter max read from the environment as a string still limits (Bull converts it)',
+  async () => {
+    const {TestProcessor, seen} = processor(`@Process() handle() { seen.push(Date.now()); }`);
+    const app = await boot(
+      [
+        root(),
+        BullModule.registerQueue({name: 'audio', limiter: {max: '2' as any, duration: 1000}}),
+      ],
+      [TestProcessor],
+    );
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    const started = Date.now();
+    for (let i = 0; i < 4; i++) await queue.add({});
+    await until(
+      () => seen.length,
+      (n) => n >= 2,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen.filter((at: number) => at - started < 600)).toHaveLength(2);
+  },
+);
 
 describe('the transcoding example', () => {
   // ffmpeg is not installed here: a stand-in on PATH copies the input to the output (or fails for a
@@ -549,7 +928,11 @@ describe('the transcoding example', () => {
     mkdirSync(join(dir, 'bin'));
     mkdirSync(join(dir, 'uploads'));
     writeFileSync(join(dir, 'uploads', 'interview.wav'), 'RIFF');
-    writeFileSync(join(dir, 'bin', 'ffmpeg'), '#!/bin/sh\n[ -f "$3" ] || { echo "$3: No such file or directory" >&2; exit 1; }\ncp "$3" "$4"\n', {mode: 0o755});
+    writeFileSync(
+      join(dir, 'bin', 'ffmpeg'),
+      '#!/bin/sh\n[ -f "$3" ] || { echo "$3: No such file or directory" >&2; exit 1; }\ncp "$3" "$4"\n',
+      {mode: 0o755},
+    );
     process.env.PATH = `${join(dir, 'bin')}:${previousPath}`;
     process.chdir(dir);
   });
@@ -559,70 +942,123 @@ describe('the transcoding example', () => {
     rmSync(dir, {recursive: true, force: true});
   });
 
-  claim(`${page}#example-transcoding-audio-files`, 'POST /audio/transcode answers the job id at once; GET /audio/jobs/1 reports the completed job as shown', async () => {
-    const set = samples(page, {under: 'example-transcoding-audio-files', edit: {'app.module': rootEdit()}});
-    const {AppModule} = set.require('app.module');
-    const app = await NestFactory.create(AppModule, {logger: false});
-    close = () => app.close();
-    const base = (await listen(app)) as string;
-    const accepted = await fetch(`${base}/audio/transcode`, {
-      method: 'POST',
-      headers: {'content-type': 'application/json'},
-      body: JSON.stringify({file: 'uploads/interview.wav', format: 'mp3'}),
+  claim(
+    `${page}#example-transcoding-audio-files`,
+    'POST /audio/transcode answers the job id at once; GET /audio/jobs/1 reports the completed job as shown',
+    async () => {
+      const set = samples(page, {
+        under: 'example-transcoding-audio-files',
+        edit: {'app.module': rootEdit()},
+      });
+      const {AppModule} = set.require('app.module');
+      const app = await NestFactory.create(AppModule, {logger: false});
+      close = () => app.close();
+      const base = (await listen(app)) as string;
+      const accepted = await fetch(`${base}/audio/transcode`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify({file: 'uploads/interview.wav', format: 'mp3'}),
+      });
+      expect(accepted.status).toBe(201);
+      expectOutput(page, 'transcode-accepted', await accepted.text());
+      const done = await until(
+        async () => (await fetch(`${base}/audio/jobs/1`)).json(),
+        (body: any) => body.state === 'completed',
+      );
+      expectOutput(page, 'transcode-completed', done);
+      expect(existsSync(join(dir, 'uploads', 'interview.mp3'))).toBe(true);
+      expect((await fetch(`${base}/audio/jobs/99`)).status).toBe(404);
+    },
+  );
+
+  claim(
+    `${page}#example-transcoding-audio-files`,
+    'a failing conversion is tried twice, then reported as failed with the message in error',
+    async () => {
+      const set = samples(page, {
+        under: 'example-transcoding-audio-files',
+        edit: {'app.module': rootEdit()},
+      });
+      const {AppModule} = set.require('app.module');
+      const logs = memoryLogger();
+      const app = await NestFactory.create(AppModule, {logger: logs.logger});
+      close = () => app.close();
+      const base = (await listen(app)) as string;
+      const {jobId} = await (
+        await fetch(`${base}/audio/transcode`, {
+          method: 'POST',
+          headers: {'content-type': 'application/json'},
+          body: JSON.stringify({file: 'uploads/missing.wav', format: 'mp3'}),
+        })
+      ).json();
+      const failed = await until(
+        async () => (await fetch(`${base}/audio/jobs/${jobId}`)).json(),
+        (body: any) => body.state === 'failed',
+      );
+      expect(failed.error).toMatch(/missing\.wav: No such file or directory/);
+      const attempts = logs.lines.filter(
+        (line) =>
+          line.level === 'error' && line.message.startsWith(`Job ${jobId} failed on attempt`),
+      );
+      expect(
+        attempts.map((line) => line.message.slice(0, `Job ${jobId} failed on attempt 1`.length)),
+      ).toEqual([`Job ${jobId} failed on attempt 1`, `Job ${jobId} failed on attempt 2`]);
+    },
+  );
+});
+
+claim(
+  `${page}#testing-producers`,
+  "overriding getQueueToken('audio') hands the test double to the example's controller",
+  async () => {
+    const {vi} = await import('vitest');
+    const {Test} = nest('@nestjs/testing');
+    const set = samples(page, {
+      under: 'example-transcoding-audio-files',
+      edit: {'app.module': rootEdit()},
     });
-    expect(accepted.status).toBe(201);
-    expectOutput(page, 'transcode-accepted', await accepted.text());
-    const done = await until(
-      async () => (await fetch(`${base}/audio/jobs/1`)).json(),
-      (body: any) => body.state === 'completed',
+    const {AudioController} = set.require('audio/audio.controller');
+    const code = fragment(page, 'testing-producers', 'getQueueToken').value;
+    const moduleRef = await new Function(
+      'Test',
+      'AudioController',
+      'getQueueToken',
+      'jest',
+      `return (async () => { ${code}; return moduleRef; })();`,
+    )(Test, AudioController, getQueueToken, vi);
+    const controller = moduleRef.get(AudioController);
+    expect(await controller.transcode({file: 'uploads/interview.wav', format: 'mp3'})).toEqual({
+      jobId: '42',
+    });
+    const double = moduleRef.get(getQueueToken('audio'));
+    expect(double.add).toHaveBeenCalledWith('transcode', {
+      file: 'uploads/interview.wav',
+      format: 'mp3',
+    });
+    await moduleRef.close();
+  },
+);
+
+claim(
+  `${page}#shutting-down-gracefully`,
+  'app.close() closes the queue after waiting for its active job to finish',
+  async () => {
+    const {TestProcessor, seen} = processor(
+      `@Process() async slow(job) { seen.push('start'); await new Promise((r) => setTimeout(r, 400)); seen.push('end'); return 'done'; }`,
     );
-    expectOutput(page, 'transcode-completed', done);
-    expect(existsSync(join(dir, 'uploads', 'interview.mp3'))).toBe(true);
-    expect((await fetch(`${base}/audio/jobs/99`)).status).toBe(404);
-  });
-
-  claim(`${page}#example-transcoding-audio-files`, 'a failing conversion is tried twice, then reported as failed with the message in error', async () => {
-    const set = samples(page, {under: 'example-transcoding-audio-files', edit: {'app.module': rootEdit()}});
-    const {AppModule} = set.require('app.module');
-    const logs = memoryLogger();
-    const app = await NestFactory.create(AppModule, {logger: logs.logger});
-    close = () => app.close();
-    const base = (await listen(app)) as string;
-    const {jobId} = await (
-      await fetch(`${base}/audio/transcode`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({file: 'uploads/missing.wav', format: 'mp3'})})
-    ).json();
-    const failed = await until(async () => (await fetch(`${base}/audio/jobs/${jobId}`)).json(), (body: any) => body.state === 'failed');
-    expect(failed.error).toMatch(/missing\.wav: No such file or directory/);
-    const attempts = logs.lines.filter((line) => line.level === 'error' && line.message.startsWith(`Job ${jobId} failed on attempt`));
-    expect(attempts.map((line) => line.message.slice(0, `Job ${jobId} failed on attempt 1`.length))).toEqual([`Job ${jobId} failed on attempt 1`, `Job ${jobId} failed on attempt 2`]);
-  });
-});
-
-claim(`${page}#testing-producers`, "overriding getQueueToken('audio') hands the test double to the example's controller", async () => {
-  const {vi} = await import('vitest');
-  const {Test} = nest('@nestjs/testing');
-  const set = samples(page, {under: 'example-transcoding-audio-files', edit: {'app.module': rootEdit()}});
-  const {AudioController} = set.require('audio/audio.controller');
-  const code = fragment(page, 'testing-producers', 'getQueueToken').value;
-  const moduleRef = await new Function('Test', 'AudioController', 'getQueueToken', 'jest', `return (async () => { ${code}; return moduleRef; })();`)(Test, AudioController, getQueueToken, vi);
-  const controller = moduleRef.get(AudioController);
-  expect(await controller.transcode({file: 'uploads/interview.wav', format: 'mp3'})).toEqual({jobId: '42'});
-  const double = moduleRef.get(getQueueToken('audio'));
-  expect(double.add).toHaveBeenCalledWith('transcode', {file: 'uploads/interview.wav', format: 'mp3'});
-  await moduleRef.close();
-});
-
-claim(`${page}#shutting-down-gracefully`, 'app.close() closes the queue after waiting for its active job to finish', async () => {
-  const {TestProcessor, seen} = processor(`@Process() async slow(job) { seen.push('start'); await new Promise((r) => setTimeout(r, 400)); seen.push('end'); return 'done'; }`);
-  const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
-  const queue = app.get(getQueueToken('audio'), {strict: false});
-  const job = await queue.add({});
-  await until(() => seen.length, (n) => n === 1);
-  close = undefined;
-  await app.close();
-  expect(seen).toEqual(['start', 'end']);
-  const Bull = nest('bull');
-  const reader = new Bull('audio', {redis: {host: '127.0.0.1', port: redis.port}});
-  expect(await (await reader.getJob(job.id)).getState()).toBe('completed');
-  await reader.close();
-});
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    const job = await queue.add({});
+    await until(
+      () => seen.length,
+      (n) => n === 1,
+    );
+    close = undefined;
+    await app.close();
+    expect(seen).toEqual(['start', 'end']);
+    const Bull = nest('bull');
+    const reader = new Bull('audio', {redis: {host: '127.0.0.1', port: redis.port}});
+    expect(await (await reader.getJob(job.id)).getState()).toBe('completed');
+    await reader.close();
+  },
+);

@@ -11,7 +11,11 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function start(controllers: unknown[], providers: unknown[] = [], options: Record<string, unknown> = {logger: false}): Promise<{base: string; app: any}> {
+async function start(
+  controllers: unknown[],
+  providers: unknown[] = [],
+  options: Record<string, unknown> = {logger: false},
+): Promise<{base: string; app: any}> {
   @Module({controllers: controllers as any[], providers: providers as any[]})
   class AppModule {}
   const app = await NestFactory.create(AppModule, options);
@@ -65,7 +69,10 @@ async function open(url: string): Promise<Stream> {
             resolve(received);
           }
         };
-        const timer = setTimeout(() => reject(new Error(`SSE: timed out, received ${JSON.stringify(received)}`)), ms);
+        const timer = setTimeout(
+          () => reject(new Error(`SSE: timed out, received ${JSON.stringify(received)}`)),
+          ms,
+        );
         listeners.push(check);
         check();
       }),
@@ -103,156 +110,246 @@ export class TestController {
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#usage`, `@Sse('stream') serves GET /notifications/stream, one event per emitted value, data as JSON (${lang})`, async () => {
-    const {NotificationsController} = samples(page, {under: 'usage', lang}).require('notifications.controller');
-    const {base} = await start([NotificationsController]);
-    const stream = await open(`${base}/notifications/stream`);
-    expect(stream.response.status).toBe(200);
-    await stream.wait((text) => events(text).length >= 2, 4000);
-    stream.abort();
-    const [first, second] = events(stream.text());
-    expect(JSON.parse(first.data[0])).toMatchObject({tick: 0});
-    expect(JSON.parse(second.data[0])).toMatchObject({tick: 1});
-    expect(typeof JSON.parse(first.data[0]).at).toBe('string');
-  });
+  claim(
+    `${page}#usage`,
+    `@Sse('stream') serves GET /notifications/stream, one event per emitted value, data as JSON (${lang})`,
+    async () => {
+      const {NotificationsController} = samples(page, {under: 'usage', lang}).require(
+        'notifications.controller',
+      );
+      const {base} = await start([NotificationsController]);
+      const stream = await open(`${base}/notifications/stream`);
+      expect(stream.response.status).toBe(200);
+      await stream.wait((text) => events(text).length >= 2, 4000);
+      stream.abort();
+      const [first, second] = events(stream.text());
+      expect(JSON.parse(first.data[0])).toMatchObject({tick: 0});
+      expect(JSON.parse(second.data[0])).toMatchObject({tick: 1});
+      expect(typeof JSON.parse(first.data[0]).at).toBe('string');
+    },
+  );
 }
 
 claim(`${page}#usage`, 'the route is GET only: POST to it is 404', async () => {
-  const {NotificationsController} = samples(page, {under: 'usage'}).require('notifications.controller');
+  const {NotificationsController} = samples(page, {under: 'usage'}).require(
+    'notifications.controller',
+  );
   const {base} = await start([NotificationsController]);
   const response = await fetch(`${base}/notifications/stream`, {method: 'POST'});
   expect(response.status).toBe(404);
 });
 
-claim(`${page}#usage`, 'without an id, the events of one connection are numbered 1, 2, 3...; a new connection counts from 1 again', async () => {
-  const {base} = await start([controllerEmitting(`of({ data: 'a' }, { data: 'b' }, { data: 'c' })`)]);
-  for (let round = 0; round < 2; round++) {
+claim(
+  `${page}#usage`,
+  'without an id, the events of one connection are numbered 1, 2, 3...; a new connection counts from 1 again',
+  async () => {
+    const {base} = await start([
+      controllerEmitting(`of({ data: 'a' }, { data: 'b' }, { data: 'c' })`),
+    ]);
+    for (let round = 0; round < 2; round++) {
+      const stream = await open(`${base}/test/stream`);
+      await stream.ended;
+      expect(events(stream.text()).map((event) => event.id[0])).toEqual(['1', '2', '3']);
+    }
+  },
+);
+
+claim(
+  `${page}#usage`,
+  'an object sent to several connections keeps the id the first connection gave it (shared subject)',
+  async () => {
+    const {NotificationsService} = samples(page, {under: 'streaming-real-events'}).require(
+      'notifications.service',
+    );
+    const {Controller, Sse, Inject} = nest('@nestjs/common');
+    @Controller('notifications')
+    class NotificationsController {
+      constructor(@Inject(NotificationsService) private readonly service: any) {}
+      @Sse('stream')
+      stream() {
+        return this.service.asObservable();
+      }
+    }
+    const {base, app} = await start([NotificationsController], [NotificationsService]);
+    const service = app.get(NotificationsService);
+    const a = await open(`${base}/notifications/stream`);
+    await new Promise((r) => setTimeout(r, 100));
+    for (const text of ['one', 'two', 'three']) service.notify(text);
+    await a.wait((text) => events(text).length >= 3);
+    const b = await open(`${base}/notifications/stream`);
+    await new Promise((r) => setTimeout(r, 100));
+    service.notify('four');
+    await b.wait((text) => events(text).length >= 1);
+    await a.wait((text) => events(text).length >= 4);
+    a.abort();
+    b.abort();
+    expect(events(a.text()).map((event) => event.id[0])).toEqual(['1', '2', '3', '4']);
+    const [firstOfB] = events(b.text());
+    expect(firstOfB.data).toEqual(['four']);
+    expect(firstOfB.event).toEqual(['alert']);
+    expect(firstOfB.id).toEqual(['4']);
+  },
+);
+
+claim(
+  `${page}#usage`,
+  'a string with line breaks becomes several data: lines; type becomes event:, retry becomes retry:, id is sent as given',
+  async () => {
+    const {base} = await start([
+      controllerEmitting(
+        `of({ data: 'line one\\nline two', type: 'alert', retry: 2500, id: 'evt-7' })`,
+      ),
+    ]);
     const stream = await open(`${base}/test/stream`);
     await stream.ended;
-    expect(events(stream.text()).map((event) => event.id[0])).toEqual(['1', '2', '3']);
-  }
-});
+    expect(events(stream.text())).toEqual([
+      {event: ['alert'], id: ['evt-7'], retry: ['2500'], data: ['line one', 'line two']},
+    ]);
+  },
+);
 
-claim(`${page}#usage`, 'an object sent to several connections keeps the id the first connection gave it (shared subject)', async () => {
-  const {NotificationsService} = samples(page, {under: 'streaming-real-events'}).require('notifications.service');
-  const {Controller, Sse, Inject} = nest('@nestjs/common');
-  @Controller('notifications')
-  class NotificationsController {
-    constructor(@Inject(NotificationsService) private readonly service: any) {}
-    @Sse('stream')
-    stream() {
-      return this.service.asObservable();
+claim(
+  `${page}#usage`,
+  'an object without data gives an event with no data; a bare string is wrapped as data; 0 gives no data',
+  async () => {
+    const {base} = await start([
+      controllerEmitting(`of({ tick: 1 } as any, 'plain text' as any, 0 as any)`),
+    ]);
+    const stream = await open(`${base}/test/stream`);
+    await stream.ended;
+    expect(events(stream.text())).toEqual([
+      {id: ['1']},
+      {id: ['2'], data: ['plain text']},
+      {id: ['3']},
+    ]);
+  },
+);
+
+claim(
+  `${page}#usage`,
+  'a bare number other than 0 breaks the stream (no data event is sent for it)',
+  async () => {
+    const {base} = await start([
+      controllerEmitting(`of('before' as any, 5 as any, 'after' as any)`),
+    ]);
+    const stream = await open(`${base}/test/stream`);
+    await stream.wait((text) => text.includes('before'));
+    await Promise.race([stream.ended, new Promise((r) => setTimeout(r, 500))]);
+    stream.abort();
+    expect(stream.text()).not.toContain('data: 5');
+    expect(stream.text()).not.toContain('after');
+  },
+);
+
+claim(
+  `${page}#response-headers-and-errors`,
+  'status 200, text/event-stream, keep-alive, no caching, X-Accel-Buffering: no, and a header a middleware set',
+  async () => {
+    const {NotificationsController} = samples(page, {under: 'usage'}).require(
+      'notifications.controller',
+    );
+    @Module({controllers: [NotificationsController]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false});
+    app.use((req: any, res: any, next: () => void) => {
+      res.setHeader('X-Request-Id', 'abc');
+      next();
+    });
+    close = () => app.close();
+    const base = await listen(app);
+    const stream = await open(`${base}/notifications/stream`);
+    const headers = stream.response.headers;
+    stream.abort();
+    expect(stream.response.status).toBe(200);
+    expect(headers.get('content-type')).toBe('text/event-stream');
+    expect(headers.get('connection')).toBe('keep-alive');
+    expect(headers.get('cache-control')).toBe(
+      'private, no-cache, no-store, must-revalidate, max-age=0, no-transform',
+    );
+    expect(headers.get('x-accel-buffering')).toBe('no');
+    expect(headers.get('x-request-id')).toBe('abc');
+  },
+);
+
+claim(
+  `${page}#response-headers-and-errors`,
+  "a handler that returns no observable fails with the page's message (500)",
+  async () => {
+    const logs = memoryLogger();
+    const {base} = await start([controllerEmitting(`({ data: 'not an observable' }) as any`)], [], {
+      logger: logs.logger,
+    });
+    const response = await fetch(`${base}/test/stream`);
+    expect(response.status).toBe(500);
+    expect(logs.text()).toContain(
+      'You must return an Observable stream to use Server-Sent Events (SSE).',
+    );
+  },
+);
+
+claim(
+  `${page}#response-headers-and-errors`,
+  'an erroring observable sends one last event of type error with the message as data, then ends',
+  async () => {
+    const {base} = await start([
+      controllerEmitting(
+        `concat(of({ data: 'ok' }), throwError(() => new Error('Feed unavailable')))`,
+      ),
+    ]);
+    const stream = await open(`${base}/test/stream`);
+    await stream.ended;
+    expect(events(stream.text())).toEqual([
+      {id: ['1'], data: ['ok']},
+      {event: ['error'], id: ['2'], data: ['Feed unavailable']},
+    ]);
+  },
+);
+
+claim(
+  `${page}#streaming-real-events`,
+  "every connected client receives every event of the service's subject (type alert)",
+  async () => {
+    const {NotificationsService} = samples(page, {
+      under: 'streaming-real-events',
+      lang: 'js',
+    }).require('notifications.service');
+    const {Controller, Sse, Dependencies} = nest('@nestjs/common');
+    class NotificationsController {
+      constructor(private readonly service: any) {}
+      stream() {
+        return this.service.asObservable();
+      }
     }
-  }
-  const {base, app} = await start([NotificationsController], [NotificationsService]);
-  const service = app.get(NotificationsService);
-  const a = await open(`${base}/notifications/stream`);
-  await new Promise((r) => setTimeout(r, 100));
-  for (const text of ['one', 'two', 'three']) service.notify(text);
-  await a.wait((text) => events(text).length >= 3);
-  const b = await open(`${base}/notifications/stream`);
-  await new Promise((r) => setTimeout(r, 100));
-  service.notify('four');
-  await b.wait((text) => events(text).length >= 1);
-  await a.wait((text) => events(text).length >= 4);
-  a.abort();
-  b.abort();
-  expect(events(a.text()).map((event) => event.id[0])).toEqual(['1', '2', '3', '4']);
-  const [firstOfB] = events(b.text());
-  expect(firstOfB.data).toEqual(['four']);
-  expect(firstOfB.event).toEqual(['alert']);
-  expect(firstOfB.id).toEqual(['4']);
-});
-
-claim(`${page}#usage`, 'a string with line breaks becomes several data: lines; type becomes event:, retry becomes retry:, id is sent as given', async () => {
-  const {base} = await start([controllerEmitting(`of({ data: 'line one\\nline two', type: 'alert', retry: 2500, id: 'evt-7' })`)]);
-  const stream = await open(`${base}/test/stream`);
-  await stream.ended;
-  expect(events(stream.text())).toEqual([{event: ['alert'], id: ['evt-7'], retry: ['2500'], data: ['line one', 'line two']}]);
-});
-
-claim(`${page}#usage`, 'an object without data gives an event with no data; a bare string is wrapped as data; 0 gives no data', async () => {
-  const {base} = await start([controllerEmitting(`of({ tick: 1 } as any, 'plain text' as any, 0 as any)`)]);
-  const stream = await open(`${base}/test/stream`);
-  await stream.ended;
-  expect(events(stream.text())).toEqual([{id: ['1']}, {id: ['2'], data: ['plain text']}, {id: ['3']}]);
-});
-
-claim(`${page}#usage`, 'a bare number other than 0 breaks the stream (no data event is sent for it)', async () => {
-  const {base} = await start([controllerEmitting(`of('before' as any, 5 as any, 'after' as any)`)]);
-  const stream = await open(`${base}/test/stream`);
-  await stream.wait((text) => text.includes('before'));
-  await Promise.race([stream.ended, new Promise((r) => setTimeout(r, 500))]);
-  stream.abort();
-  expect(stream.text()).not.toContain('data: 5');
-  expect(stream.text()).not.toContain('after');
-});
-
-claim(`${page}#response-headers-and-errors`, 'status 200, text/event-stream, keep-alive, no caching, X-Accel-Buffering: no, and a header a middleware set', async () => {
-  const {NotificationsController} = samples(page, {under: 'usage'}).require('notifications.controller');
-  @Module({controllers: [NotificationsController]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
-  app.use((req: any, res: any, next: () => void) => {
-    res.setHeader('X-Request-Id', 'abc');
-    next();
-  });
-  close = () => app.close();
-  const base = await listen(app);
-  const stream = await open(`${base}/notifications/stream`);
-  const headers = stream.response.headers;
-  stream.abort();
-  expect(stream.response.status).toBe(200);
-  expect(headers.get('content-type')).toBe('text/event-stream');
-  expect(headers.get('connection')).toBe('keep-alive');
-  expect(headers.get('cache-control')).toBe('private, no-cache, no-store, must-revalidate, max-age=0, no-transform');
-  expect(headers.get('x-accel-buffering')).toBe('no');
-  expect(headers.get('x-request-id')).toBe('abc');
-});
-
-claim(`${page}#response-headers-and-errors`, 'a handler that returns no observable fails with the page\'s message (500)', async () => {
-  const logs = memoryLogger();
-  const {base} = await start([controllerEmitting(`({ data: 'not an observable' }) as any`)], [], {logger: logs.logger});
-  const response = await fetch(`${base}/test/stream`);
-  expect(response.status).toBe(500);
-  expect(logs.text()).toContain('You must return an Observable stream to use Server-Sent Events (SSE).');
-});
-
-claim(`${page}#response-headers-and-errors`, 'an erroring observable sends one last event of type error with the message as data, then ends', async () => {
-  const {base} = await start([controllerEmitting(`concat(of({ data: 'ok' }), throwError(() => new Error('Feed unavailable')))`)]);
-  const stream = await open(`${base}/test/stream`);
-  await stream.ended;
-  expect(events(stream.text())).toEqual([
-    {id: ['1'], data: ['ok']},
-    {event: ['error'], id: ['2'], data: ['Feed unavailable']},
-  ]);
-});
-
-claim(`${page}#streaming-real-events`, 'every connected client receives every event of the service\'s subject (type alert)', async () => {
-  const {NotificationsService} = samples(page, {under: 'streaming-real-events', lang: 'js'}).require('notifications.service');
-  const {Controller, Sse, Dependencies} = nest('@nestjs/common');
-  class NotificationsController {
-    constructor(private readonly service: any) {}
-    stream() {
-      return this.service.asObservable();
+    Dependencies(NotificationsService)(NotificationsController);
+    Controller('notifications')(NotificationsController);
+    Sse('stream')(
+      NotificationsController.prototype,
+      'stream',
+      Object.getOwnPropertyDescriptor(NotificationsController.prototype, 'stream')!,
+    );
+    const {base, app} = await start([NotificationsController], [NotificationsService]);
+    const clients = [
+      await open(`${base}/notifications/stream`),
+      await open(`${base}/notifications/stream`),
+    ];
+    await new Promise((r) => setTimeout(r, 100));
+    app.get(NotificationsService).notify('Disk almost full');
+    for (const client of clients) {
+      await client.wait((text) => text.includes('Disk almost full'));
+      client.abort();
+      expect(events(client.text())[0]).toMatchObject({
+        event: ['alert'],
+        data: ['Disk almost full'],
+      });
     }
-  }
-  Dependencies(NotificationsService)(NotificationsController);
-  Controller('notifications')(NotificationsController);
-  Sse('stream')(NotificationsController.prototype, 'stream', Object.getOwnPropertyDescriptor(NotificationsController.prototype, 'stream')!);
-  const {base, app} = await start([NotificationsController], [NotificationsService]);
-  const clients = [await open(`${base}/notifications/stream`), await open(`${base}/notifications/stream`)];
-  await new Promise((r) => setTimeout(r, 100));
-  app.get(NotificationsService).notify('Disk almost full');
-  for (const client of clients) {
-    await client.wait((text) => text.includes('Disk almost full'));
-    client.abort();
-    expect(events(client.text())[0]).toMatchObject({event: ['alert'], data: ['Disk almost full']});
-  }
-});
+  },
+);
 
-claim(`${page}#streaming-real-events`, 'Nest unsubscribes when the client disconnects, and ends the response when the observable completes', async () => {
-  const probe = compileModule<any>(`
+claim(
+  `${page}#streaming-real-events`,
+  'Nest unsubscribes when the client disconnects, and ends the response when the observable completes',
+  async () => {
+    const probe = compileModule<any>(`
 import { Controller, Sse } from '@nestjs/common';
 import { interval, of } from 'rxjs';
 import { finalize, map } from 'rxjs/operators';
@@ -269,14 +366,16 @@ export class TestController {
   }
 }
 `);
-  const {base} = await start([probe.TestController]);
-  const forever = await open(`${base}/test/forever`);
-  await forever.wait((text) => events(text).length >= 2);
-  expect(probe.state.finalized).toBe(false);
-  forever.abort();
-  for (let i = 0; i < 40 && !probe.state.finalized; i++) await new Promise((r) => setTimeout(r, 25));
-  expect(probe.state.finalized).toBe(true);
-  const short = await open(`${base}/test/short`);
-  await short.ended;
-  expect(events(short.text())).toEqual([{id: ['1'], data: ['only']}]);
-});
+    const {base} = await start([probe.TestController]);
+    const forever = await open(`${base}/test/forever`);
+    await forever.wait((text) => events(text).length >= 2);
+    expect(probe.state.finalized).toBe(false);
+    forever.abort();
+    for (let i = 0; i < 40 && !probe.state.finalized; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(probe.state.finalized).toBe(true);
+    const short = await open(`${base}/test/short`);
+    await short.ended;
+    expect(events(short.text())).toEqual([{id: ['1'], data: ['only']}]);
+  },
+);

@@ -32,12 +32,16 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function start(controller: unknown, platform: 'express' | 'fastify' = 'express'): Promise<string> {
+async function start(
+  controller: unknown,
+  platform: 'express' | 'fastify' = 'express',
+): Promise<string> {
   @Module({controllers: [controller as any]})
   class AppModule {}
-  const app = platform === 'fastify'
-    ? await NestFactory.create(AppModule, new FastifyAdapter(), {logger: false})
-    : await NestFactory.create(AppModule, {logger: false});
+  const app =
+    platform === 'fastify'
+      ? await NestFactory.create(AppModule, new FastifyAdapter(), {logger: false})
+      : await NestFactory.create(AppModule, {logger: false});
   close = () => app.close();
   return listen(app);
 }
@@ -58,68 +62,107 @@ ${method}
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#streamable-file-class`, `returning a StreamableFile over a read stream sends the file's bytes (${lang})`, async () => {
-    const {ReportsController} = samples(page, {under: 'streamable-file-class', lang}).require('reports.controller');
+  claim(
+    `${page}#streamable-file-class`,
+    `returning a StreamableFile over a read stream sends the file's bytes (${lang})`,
+    async () => {
+      const {ReportsController} = samples(page, {under: 'streamable-file-class', lang}).require(
+        'reports.controller',
+      );
+      const base = await start(ReportsController);
+      const response = await fetch(`${base}/reports/latest`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(csv);
+    },
+  );
+}
+
+claim(
+  `${page}#cross-platform-support`,
+  'without options the Content-Type is application/octet-stream',
+  async () => {
+    const {ReportsController} = samples(page, {under: 'streamable-file-class'}).require(
+      'reports.controller',
+    );
     const base = await start(ReportsController);
+    const response = await fetch(`${base}/reports/latest`);
+    expect(response.headers.get('content-type')).toBe('application/octet-stream');
+    await response.text();
+  },
+);
+
+claim(
+  `${page}#cross-platform-support`,
+  'the same controller runs unchanged on Fastify (same bytes, same default Content-Type)',
+  async () => {
+    const {ReportsController} = samples(page, {under: 'streamable-file-class'}).require(
+      'reports.controller',
+    );
+    const base = await start(ReportsController, 'fastify');
     const response = await fetch(`${base}/reports/latest`);
     expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/octet-stream');
     expect(await response.text()).toBe(csv);
-  });
-}
+  },
+);
 
-claim(`${page}#cross-platform-support`, 'without options the Content-Type is application/octet-stream', async () => {
-  const {ReportsController} = samples(page, {under: 'streamable-file-class'}).require('reports.controller');
-  const base = await start(ReportsController);
-  const response = await fetch(`${base}/reports/latest`);
-  expect(response.headers.get('content-type')).toBe('application/octet-stream');
-  await response.text();
-});
+claim(
+  `${page}#streamable-file-class`,
+  'a Buffer is sent with a Content-Length equal to its length',
+  async () => {
+    const ReportsController = controllerAround('streamable-file-class', "@Get('summary')");
+    const base = await start(ReportsController);
+    const response = await fetch(`${base}/reports/summary`);
+    const body = await response.text();
+    expect(body).toBe('name,age,breed\nTom,3,Siamese\nMisty,5,Persian');
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+  },
+);
 
-claim(`${page}#cross-platform-support`, 'the same controller runs unchanged on Fastify (same bytes, same default Content-Type)', async () => {
-  const {ReportsController} = samples(page, {under: 'streamable-file-class'}).require('reports.controller');
-  const base = await start(ReportsController, 'fastify');
-  const response = await fetch(`${base}/reports/latest`);
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toBe('application/octet-stream');
-  expect(await response.text()).toBe(csv);
-});
-
-claim(`${page}#streamable-file-class`, 'a Buffer is sent with a Content-Length equal to its length', async () => {
-  const ReportsController = controllerAround('streamable-file-class', "@Get('summary')");
-  const base = await start(ReportsController);
-  const response = await fetch(`${base}/reports/summary`);
-  const body = await response.text();
-  expect(body).toBe('name,age,breed\nTom,3,Siamese\nMisty,5,Persian');
-  expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
-});
-
-claim(`${page}#setting-the-headers`, 'type and disposition become Content-Type and Content-Disposition; a stream gets no Content-Length', async () => {
-  const ReportsController = controllerAround('setting-the-headers', 'disposition:');
-  for (const platform of ['express', 'fastify'] as const) {
-    const base = await start(ReportsController, platform);
-    const response = await fetch(`${base}/reports/latest`);
-    expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(response.headers.get('content-disposition')).toBe('attachment; filename="latest-report.csv"');
-    expect(response.headers.get('content-length')).toBeNull();
-    expect(await response.text()).toBe(csv);
-    await close?.();
-    close = undefined;
-  }
-});
+claim(
+  `${page}#setting-the-headers`,
+  'type and disposition become Content-Type and Content-Disposition; a stream gets no Content-Length',
+  async () => {
+    const ReportsController = controllerAround('setting-the-headers', 'disposition:');
+    for (const platform of ['express', 'fastify'] as const) {
+      const base = await start(ReportsController, platform);
+      const response = await fetch(`${base}/reports/latest`);
+      expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+      expect(response.headers.get('content-disposition')).toBe(
+        'attachment; filename="latest-report.csv"',
+      );
+      expect(response.headers.get('content-length')).toBeNull();
+      expect(await response.text()).toBe(csv);
+      await close?.();
+      close = undefined;
+    }
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#setting-the-headers`, `headers set with res.set() under @Res({ passthrough: true }) are sent with the stream (${lang})`, async () => {
-    const {ReportsController} = samples(page, {under: 'setting-the-headers', lang}).require('reports.controller');
-    const base = await start(ReportsController);
-    const response = await fetch(`${base}/reports/latest`);
-    expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(response.headers.get('content-disposition')).toBe('attachment; filename="latest-report.csv"');
-    expect(await response.text()).toBe(csv);
-  });
+  claim(
+    `${page}#setting-the-headers`,
+    `headers set with res.set() under @Res({ passthrough: true }) are sent with the stream (${lang})`,
+    async () => {
+      const {ReportsController} = samples(page, {under: 'setting-the-headers', lang}).require(
+        'reports.controller',
+      );
+      const base = await start(ReportsController);
+      const response = await fetch(`${base}/reports/latest`);
+      expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+      expect(response.headers.get('content-disposition')).toBe(
+        'attachment; filename="latest-report.csv"',
+      );
+      expect(await response.text()).toBe(csv);
+    },
+  );
 }
 
-claim(`${page}#setting-the-headers`, 'a header set on the response wins over the StreamableFile option (@Header too)', async () => {
-  const {ReportsController} = compileModule<any>(`
+claim(
+  `${page}#setting-the-headers`,
+  'a header set on the response wins over the StreamableFile option (@Header too)',
+  async () => {
+    const {ReportsController} = compileModule<any>(`
 import { Controller, Get, Header, StreamableFile } from '@nestjs/common';
 @Controller('reports')
 export class ReportsController {
@@ -130,14 +173,18 @@ export class ReportsController {
   }
 }
 `);
-  const base = await start(ReportsController);
-  const response = await fetch(`${base}/reports/latest`);
-  expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
-  await response.text();
-});
+    const base = await start(ReportsController);
+    const response = await fetch(`${base}/reports/latest`);
+    expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+    await response.text();
+  },
+);
 
-claim(`${page}#setting-the-headers`, 'with a plain @Res() the returned StreamableFile is ignored and no response comes', async () => {
-  const {ReportsController} = compileModule<any>(`
+claim(
+  `${page}#setting-the-headers`,
+  'with a plain @Res() the returned StreamableFile is ignored and no response comes',
+  async () => {
+    const {ReportsController} = compileModule<any>(`
 import { Controller, Get, Res, StreamableFile } from '@nestjs/common';
 @Controller('reports')
 export class ReportsController {
@@ -147,21 +194,25 @@ export class ReportsController {
   }
 }
 `);
-  const base = await start(ReportsController);
-  const outcome = await fetch(`${base}/reports/latest`, {signal: AbortSignal.timeout(700)}).then(
-    () => 'answered',
-    (error: Error) => error.name,
-  );
-  expect(outcome).toBe('TimeoutError');
-});
+    const base = await start(ReportsController);
+    const outcome = await fetch(`${base}/reports/latest`, {signal: AbortSignal.timeout(700)}).then(
+      () => 'answered',
+      (error: Error) => error.name,
+    );
+    expect(outcome).toBe('TimeoutError');
+  },
+);
 
-claim(`${page}#streamable-file-class`, 'a missing file ends the whole process on Express when nothing listens for the stream error', async () => {
-  const empty = mkdtempSync(join(tmpdir(), 'behaviour-streaming-missing-'));
-  const set = samples(page, {under: 'streamable-file-class'});
-  const runner = join(set.dir, 'crash-runner.js');
-  writeFileSync(
-    runner,
-    `
+claim(
+  `${page}#streamable-file-class`,
+  'a missing file ends the whole process on Express when nothing listens for the stream error',
+  async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'behaviour-streaming-missing-'));
+    const set = samples(page, {under: 'streamable-file-class'});
+    const runner = join(set.dir, 'crash-runner.js');
+    writeFileSync(
+      runner,
+      `
 require('reflect-metadata');
 const { NestFactory } = require('@nestjs/core');
 const { Module } = require('@nestjs/common');
@@ -176,28 +227,37 @@ Module({ controllers: [ReportsController] })(AppModule);
   setTimeout(() => { console.log('still alive'); process.exit(0); }, 3000);
 })();
 `,
-  );
-  const result = spawnSync(process.execPath, [runner], {cwd: empty, encoding: 'utf8', timeout: 20_000});
-  rmSync(empty, {recursive: true, force: true});
-  expect(result.stdout).not.toContain('still alive');
-  expect(result.status).toBe(1);
-  expect(result.stderr).toMatch(/ENOENT: no such file or directory/);
-});
+    );
+    const result = spawnSync(process.execPath, [runner], {
+      cwd: empty,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    rmSync(empty, {recursive: true, force: true});
+    expect(result.stdout).not.toContain('still alive');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/ENOENT: no such file or directory/);
+  },
+);
 
-claim(`${page}#streamable-file-class`, 'the checked handler answers 404 for a missing file and streams the file when it exists', async () => {
-  const ReportsController = controllerAround('streamable-file-class', 'existsSync(path)');
-  const base = await start(ReportsController);
-  const present = await fetch(`${base}/reports/latest`);
-  expect(await present.text()).toBe(csv);
-  rmSync(join(workdir, 'reports', 'latest.csv'));
-  try {
-    const missing = await fetch(`${base}/reports/latest`);
-    expect(missing.status).toBe(404);
-    expect((await missing.json()).message).toBe('No report has been generated yet');
-  } finally {
-    writeFileSync(join(workdir, 'reports', 'latest.csv'), csv);
-  }
-});
+claim(
+  `${page}#streamable-file-class`,
+  'the checked handler answers 404 for a missing file and streams the file when it exists',
+  async () => {
+    const ReportsController = controllerAround('streamable-file-class', 'existsSync(path)');
+    const base = await start(ReportsController);
+    const present = await fetch(`${base}/reports/latest`);
+    expect(await present.text()).toBe(csv);
+    rmSync(join(workdir, 'reports', 'latest.csv'));
+    try {
+      const missing = await fetch(`${base}/reports/latest`);
+      expect(missing.status).toBe(404);
+      expect((await missing.json()).message).toBe('No report has been generated yet');
+    } finally {
+      writeFileSync(join(workdir, 'reports', 'latest.csv'), csv);
+    }
+  },
+);
 
 const unchecked = () =>
   compileModule<any>(`
@@ -218,17 +278,27 @@ export class ReportsController {
 }
 `).ReportsController;
 
-claim(`${page}#streamable-file-class`, "on Express an 'error' listener keeps the process alive but the response never finishes", async () => {
-  const base = await start(unchecked());
-  const outcome = await fetch(`${base}/reports/listened`, {signal: AbortSignal.timeout(700)}).then(
-    () => 'answered',
-    (error: Error) => error.name,
-  );
-  expect(outcome).toBe('TimeoutError');
-});
+claim(
+  `${page}#streamable-file-class`,
+  "on Express an 'error' listener keeps the process alive but the response never finishes",
+  async () => {
+    const base = await start(unchecked());
+    const outcome = await fetch(`${base}/reports/listened`, {
+      signal: AbortSignal.timeout(700),
+    }).then(
+      () => 'answered',
+      (error: Error) => error.name,
+    );
+    expect(outcome).toBe('TimeoutError');
+  },
+);
 
-claim(`${page}#streamable-file-class`, 'on Fastify an unreadable file fails the request with 500 and the process survives', async () => {
-  const base = await start(unchecked(), 'fastify');
-  expect((await fetch(`${base}/reports/plain`)).status).toBe(500);
-  expect((await fetch(`${base}/reports/plain`)).status).toBe(500);
-});
+claim(
+  `${page}#streamable-file-class`,
+  'on Fastify an unreadable file fails the request with 500 and the process survives',
+  async () => {
+    const base = await start(unchecked(), 'fastify');
+    expect((await fetch(`${base}/reports/plain`)).status).toBe(500);
+    expect((await fetch(`${base}/reports/plain`)).status).toBe(500);
+  },
+);
