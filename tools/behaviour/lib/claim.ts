@@ -13,7 +13,12 @@ export const claimSeparator = ' :: ';
  * @param ref `docs/<page>.md#<heading-id>`: the heading must exist (checked when the file is collected).
  * @param statement what the page says happens, in a few words.
  */
-export function claim(ref: string, statement: string, fn: () => unknown | Promise<unknown>, timeout?: number): void {
+export function claim(
+  ref: string,
+  statement: string,
+  fn: () => unknown | Promise<unknown>,
+  timeout?: number,
+): void {
   parseRef(ref);
   test(`${ref}${claimSeparator}${statement}`, fn, timeout);
 }

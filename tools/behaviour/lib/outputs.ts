@@ -33,12 +33,20 @@ function normalise(text: string): string {
  * compare as text, line by line, trailing spaces aside. `mask` replaces
  * varying parts (timestamps, pids, ports) in both before comparing.
  */
-export function expectOutput(pagePath: string, id: string, actual: unknown, mask: [RegExp, string][] = []): void {
+export function expectOutput(
+  pagePath: string,
+  id: string,
+  actual: unknown,
+  mask: [RegExp, string][] = [],
+): void {
   const fence = outputBlock(pagePath, id);
   const apply = (text: string) => mask.reduce((out, [re, to]) => out.replace(re, to), text);
   if (fence.lang === 'json') {
     const shown = JSON.parse(apply(fence.value));
-    const got = typeof actual === 'string' ? JSON.parse(apply(actual)) : JSON.parse(apply(JSON.stringify(actual)));
+    const got =
+      typeof actual === 'string'
+        ? JSON.parse(apply(actual))
+        : JSON.parse(apply(JSON.stringify(actual)));
     expect(got, `${pagePath} output=${id}`).toEqual(shown);
   } else {
     const got = typeof actual === 'string' ? actual : JSON.stringify(actual, null, 2);

@@ -43,7 +43,9 @@ export function readPage(path: string): Page {
   if (cached) return cached;
   const file = join(repoRoot, path);
   if (!/^docs\/.+\.mdx?$/.test(path) || !existsSync(file)) {
-    throw new Error(`behaviour: no page ${path} (a claim names a file under docs/, with its extension)`);
+    throw new Error(
+      `behaviour: no page ${path} (a claim names a file under docs/, with its extension)`,
+    );
   }
   const markdown = readFileSync(file, 'utf8');
   const lines = markdown.split('\n');
@@ -73,7 +75,10 @@ export function readPage(path: string): Page {
       return;
     }
     // Docusaurus slugs the heading's text (inline code and links reduced to their text).
-    const plain = title.replace(/`([^`]*)`/g, '$1').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_]/g, '');
+    const plain = title
+      .replace(/`([^`]*)`/g, '$1')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/[*_]/g, '');
     headings.set(slugger.slug(plain), index + 1);
   });
   const sortedHeadings = [...headings.entries()].sort((a, b) => a[1] - b[1]);
@@ -86,7 +91,11 @@ export function readPage(path: string): Page {
     return section;
   };
   const fences: Fence[] = [];
-  for (const raw of findFences(markdown).fences as {lang: string | null; value: string; line: number}[]) {
+  for (const raw of findFences(markdown).fences as {
+    lang: string | null;
+    value: string;
+    line: number;
+  }[]) {
     const opening = lines[raw.line - 1] ?? '';
     const metaMatch = /^\s*(?:`{3,}|~{3,})\s*[\w+-]*\s*(.*)$/.exec(opening);
     const meta = metaMatch && metaMatch[1].trim() ? metaMatch[1].trim() : null;
@@ -102,7 +111,17 @@ export function readPage(path: string): Page {
         js = parsed.js?.code ?? null;
       }
     }
-    fences.push({line: raw.line, lang: raw.lang, meta, value: raw.value, section: sectionAt(raw.line), filename, ts, js, output});
+    fences.push({
+      line: raw.line,
+      lang: raw.lang,
+      meta,
+      value: raw.value,
+      section: sectionAt(raw.line),
+      filename,
+      ts,
+      js,
+      output,
+    });
   }
   const page = {path, headings, fences};
   cache.set(path, page);
@@ -113,7 +132,9 @@ export function readPage(path: string): Page {
 export function parseRef(ref: string): {path: string; anchor: string; page: Page} {
   const match = /^(docs\/[^#\s]+\.mdx?)#([\w-]+)$/.exec(ref);
   if (!match) {
-    throw new Error(`behaviour: "${ref}" is not a claim reference: write docs/<page>.md#<heading-id>`);
+    throw new Error(
+      `behaviour: "${ref}" is not a claim reference: write docs/<page>.md#<heading-id>`,
+    );
   }
   const page = readPage(match[1]);
   if (!page.headings.has(match[2])) {

@@ -43,25 +43,36 @@ export default class ClaimReporter implements Reporter {
       }
     }
     // A run narrowed to some files or names cannot tell which outputs went unchecked.
-    const positional = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('-') && !/^(run|--config)$/.test(all[i - 1] ?? '') && arg !== 'run');
+    const positional = process.argv
+      .slice(2)
+      .filter(
+        (arg, i, all) =>
+          !arg.startsWith('-') && !/^(run|--config)$/.test(all[i - 1] ?? '') && arg !== 'run',
+      );
     const filtered = this.vitest.config.testNamePattern !== undefined || positional.length > 0;
     const seen = new Set<string>();
     if (existsSync(verifiedOutputsDir)) {
       for (const file of readdirSync(verifiedOutputsDir)) {
-        for (const line of readFileSync(join(verifiedOutputsDir, file), 'utf8').split('\n')) if (line) seen.add(line);
+        for (const line of readFileSync(join(verifiedOutputsDir, file), 'utf8').split('\n'))
+          if (line) seen.add(line);
       }
     }
     const unchecked: string[] = [];
     if (!filtered) {
       for (const page of docsPages()) {
         for (const fence of readPage(page).fences) {
-          if (fence.output && !seen.has(`${page}#${fence.output}`)) unchecked.push(`${page}:${fence.line} output=${fence.output}`);
+          if (fence.output && !seen.has(`${page}#${fence.output}`))
+            unchecked.push(`${page}:${fence.line} output=${fence.output}`);
         }
       }
     }
-    console.log(`\n${passed} claims verified on ${pages.size} pages${failed ? ` (${failed} claims failed)` : ''}`);
+    console.log(
+      `\n${passed} claims verified on ${pages.size} pages${failed ? ` (${failed} claims failed)` : ''}`,
+    );
     if (unchecked.length) {
-      console.error(`\nOutputs marked in docs/ that no test compared (${unchecked.length}):\n  ${unchecked.join('\n  ')}`);
+      console.error(
+        `\nOutputs marked in docs/ that no test compared (${unchecked.length}):\n  ${unchecked.join('\n  ')}`,
+      );
       process.exitCode = 1;
     }
   }

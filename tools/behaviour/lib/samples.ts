@@ -11,6 +11,10 @@
  * the end of that section (or the first after it, for files it has not shown
  * yet); `pick: {'app.module': 2}` takes the second fence of that file.
  *
+ * Files are written flat, by base name, so that imports between them resolve by name; a page
+ * that shows `audio/audio.processor` and `audio.processor` gets one file, the one written last
+ * (name the version you need with `pick`, or compile it with `compileModule()`).
+ *
  * `edit` adapts a file to the test bench (a broker's port, a path) with
  * visible text replacements that must match: a replacement that finds nothing
  * fails, so a page that changes its sample fails its test instead of being
@@ -67,7 +71,12 @@ function hookResolution(): void {
   };
 }
 
-function chooseFences(fences: Fence[], pagePath: string, options: SampleOptions, lang: 'ts' | 'js'): Map<string, Fence> {
+function chooseFences(
+  fences: Fence[],
+  pagePath: string,
+  options: SampleOptions,
+  lang: 'ts' | 'js',
+): Map<string, Fence> {
   const byName = new Map<string, Fence[]>();
   for (const fence of fences) {
     if (!fence.filename || !(lang === 'ts' ? fence.ts : fence.js)) continue;
@@ -79,10 +88,9 @@ function chooseFences(fences: Fence[], pagePath: string, options: SampleOptions,
   if (options.under) {
     const page = readPage(pagePath);
     const start = page.headings.get(options.under);
-    if (start === undefined) throw new Error(`behaviour: ${pagePath} has no heading #${options.under}`);
+    if (start === undefined)
+      throw new Error(`behaviour: ${pagePath} has no heading #${options.under}`);
     // The section ends at the next heading of the same or a higher level.
-    const level = (id: string) => id; // levels are not tracked; the next heading below start ends it
-    void level;
     const later = [...page.headings.values()].filter((line) => line > start).sort((a, b) => a - b);
     limit = later.length ? later[0] : Infinity;
     // Sub-sections belong to the section: extend to the next heading that is not deeper.
@@ -93,7 +101,8 @@ function chooseFences(fences: Fence[], pagePath: string, options: SampleOptions,
     const nth = options.pick?.[name];
     if (nth !== undefined) {
       const fence = list[nth - 1];
-      if (!fence) throw new Error(`behaviour: ${pagePath} shows ${name} ${list.length} time(s), not ${nth}`);
+      if (!fence)
+        throw new Error(`behaviour: ${pagePath} shows ${name} ${list.length} time(s), not ${nth}`);
       chosen.set(name, fence);
       continue;
     }
@@ -134,9 +143,13 @@ function compile(source: string, fileName: string): string {
       inlineSources: true,
     },
   });
-  const errors = (result.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error);
+  const errors = (result.diagnostics ?? []).filter(
+    (d) => d.category === ts.DiagnosticCategory.Error,
+  );
   if (errors.length) {
-    throw new Error(`behaviour: ${fileName} does not compile: ${ts.flattenDiagnosticMessageText(errors[0].messageText, '\n')}`);
+    throw new Error(
+      `behaviour: ${fileName} does not compile: ${ts.flattenDiagnosticMessageText(errors[0].messageText, '\n')}`,
+    );
   }
   return result.outputText;
 }
@@ -146,9 +159,14 @@ export function applyEdits(name: string, source: string, edits: Edit[] = []): st
   for (const [search, replacement] of edits) {
     const found = typeof search === 'string' ? out.includes(search) : search.test(out);
     if (!found) {
-      throw new Error(`behaviour: the edit ${String(search)} finds nothing in ${name}: the page's sample changed`);
+      throw new Error(
+        `behaviour: the edit ${String(search)} finds nothing in ${name}: the page's sample changed`,
+      );
     }
-    out = typeof search === 'string' ? out.split(search).join(replacement) : out.replace(search, replacement);
+    out =
+      typeof search === 'string'
+        ? out.split(search).join(replacement)
+        : out.replace(search, replacement);
   }
   return out;
 }
@@ -160,14 +178,19 @@ export function samples(pagePath: string, options: SampleOptions = {}): SampleSe
   const lang = options.lang ?? 'ts';
   const chosen = chooseFences(page.fences, pagePath, options, lang);
   counter += 1;
-  const slug = pagePath.replace(/^docs\//, '').replace(/\.mdx?$/, '').replace(/[^\w]+/g, '-');
+  const slug = pagePath
+    .replace(/^docs\//, '')
+    .replace(/\.mdx?$/, '')
+    .replace(/[^\w]+/g, '-');
   const dir = join(runRoot, `${slug}-${process.pid}-${counter}`);
   rmSync(dir, {recursive: true, force: true});
   mkdirSync(dir, {recursive: true});
   const sources = new Map<string, string>();
   for (const name of Object.keys(options.edit ?? {})) {
     if (!chosen.has(name) && !(options.files && name in options.files)) {
-      throw new Error(`behaviour: ${pagePath} shows no file ${name} to edit (files: ${[...chosen.keys()].join(', ')})`);
+      throw new Error(
+        `behaviour: ${pagePath} shows no file ${name} to edit (files: ${[...chosen.keys()].join(', ')})`,
+      );
     }
   }
   const all = new Map<string, string>();
@@ -180,7 +203,8 @@ export function samples(pagePath: string, options: SampleOptions = {}): SampleSe
     const target = join(dir, `${flat}.js`);
     mkdirSync(dirname(target), {recursive: true});
     writeFileSync(join(dir, `${flat}.${lang}`), source);
-    writeFileSync(target, compile(source, `${pagePath}/${name}.${lang}`));
+    // A declaration file (`session.d`) only describes types: nothing to run.
+    if (!name.endsWith('.d')) writeFileSync(target, compile(source, `${pagePath}/${name}.${lang}`));
   }
   const requireSet = createRequire(join(dir, 'index.js'));
   return {
@@ -188,7 +212,9 @@ export function samples(pagePath: string, options: SampleOptions = {}): SampleSe
     sources,
     require<T>(filename: string): T {
       if (!sources.has(filename)) {
-        throw new Error(`behaviour: ${pagePath} shows no file ${filename} (files: ${[...sources.keys()].join(', ')})`);
+        throw new Error(
+          `behaviour: ${pagePath} shows no file ${filename} (files: ${[...sources.keys()].join(', ')})`,
+        );
       }
       return requireSet(`./${basename(filename)}.js`) as T;
     },
@@ -201,14 +227,18 @@ export function samples(pagePath: string, options: SampleOptions = {}): SampleSe
  */
 export function fragment(pagePath: string, under: string, contains: string): Fence {
   const page = readPage(pagePath);
-  const fence = page.fences.find((f) => f.section === under && f.value.includes(contains))
-    ?? (() => {
+  const fence =
+    page.fences.find((f) => f.section === under && f.value.includes(contains)) ??
+    (() => {
       const start = page.headings.get(under);
       if (start === undefined) throw new Error(`behaviour: ${pagePath} has no heading #${under}`);
       const end = sectionEnd(pagePath, start) ?? Infinity;
       return page.fences.find((f) => f.line > start && f.line < end && f.value.includes(contains));
     })();
-  if (!fence) throw new Error(`behaviour: ${pagePath}#${under} shows no fence containing ${JSON.stringify(contains)}`);
+  if (!fence)
+    throw new Error(
+      `behaviour: ${pagePath}#${under} shows no fence containing ${JSON.stringify(contains)}`,
+    );
   return fence;
 }
 

@@ -22,13 +22,34 @@ export interface Service {
 }
 
 /** Binary, Debian package, and where Debian puts it. */
-export const serviceBinaries: Record<ServiceName, {binary: string; pkg: string; paths: string[]}> = {
-  redis: {binary: 'redis-server', pkg: 'redis-server', paths: ['/usr/bin/redis-server', '/usr/local/bin/redis-server']},
-  nats: {binary: 'nats-server', pkg: 'nats-server', paths: ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']},
-  mqtt: {binary: 'mosquitto', pkg: 'mosquitto', paths: ['/usr/sbin/mosquitto', '/usr/bin/mosquitto']},
-  rabbitmq: {binary: 'rabbitmq-server', pkg: 'rabbitmq-server', paths: ['/usr/lib/rabbitmq/bin/rabbitmq-server', '/usr/sbin/rabbitmq-server']},
-  postgres: {binary: 'postgres (and initdb)', pkg: 'postgresql', paths: postgresBinDirs().map((dir) => join(dir, 'postgres'))},
-};
+export const serviceBinaries: Record<ServiceName, {binary: string; pkg: string; paths: string[]}> =
+  {
+    redis: {
+      binary: 'redis-server',
+      pkg: 'redis-server',
+      paths: ['/usr/bin/redis-server', '/usr/local/bin/redis-server'],
+    },
+    nats: {
+      binary: 'nats-server',
+      pkg: 'nats-server',
+      paths: ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'],
+    },
+    mqtt: {
+      binary: 'mosquitto',
+      pkg: 'mosquitto',
+      paths: ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'],
+    },
+    rabbitmq: {
+      binary: 'rabbitmq-server',
+      pkg: 'rabbitmq-server',
+      paths: ['/usr/lib/rabbitmq/bin/rabbitmq-server', '/usr/sbin/rabbitmq-server'],
+    },
+    postgres: {
+      binary: 'postgres (and initdb)',
+      pkg: 'postgresql',
+      paths: postgresBinDirs().map((dir) => join(dir, 'postgres')),
+    },
+  };
 
 function postgresBinDirs(): string[] {
   const base = '/usr/lib/postgresql';
@@ -62,11 +83,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number, child: ChildProcess, name: string, log: () => string, timeoutMs: number): Promise<void> {
+async function waitForPort(
+  port: number,
+  child: ChildProcess,
+  name: string,
+  log: () => string,
+  timeoutMs: number,
+): Promise<void> {
   const started = Date.now();
   for (;;) {
     if (child.exitCode !== null) {
-      throw new Error(`behaviour: ${name} exited with code ${child.exitCode} before listening:\n${log()}`);
+      throw new Error(
+        `behaviour: ${name} exited with code ${child.exitCode} before listening:\n${log()}`,
+      );
     }
     const open = await new Promise<boolean>((done) => {
       const socket = connect(port, '127.0.0.1');
@@ -79,14 +108,25 @@ async function waitForPort(port: number, child: ChildProcess, name: string, log:
     if (open) return;
     if (Date.now() - started > timeoutMs) {
       child.kill('SIGKILL');
-      throw new Error(`behaviour: ${name} did not listen on 127.0.0.1:${port} within ${timeoutMs} ms:\n${log()}`);
+      throw new Error(
+        `behaviour: ${name} did not listen on 127.0.0.1:${port} within ${timeoutMs} ms:\n${log()}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-function launch(command: string, args: string[], env: NodeJS.ProcessEnv = {}, user?: {uid: number; gid: number}): {child: ChildProcess; log: () => string} {
-  const child = spawn(command, args, {env: {...process.env, ...env}, stdio: ['ignore', 'pipe', 'pipe'], ...user});
+function launch(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  user?: {uid: number; gid: number},
+): {child: ChildProcess; log: () => string} {
+  const child = spawn(command, args, {
+    env: {...process.env, ...env},
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...user,
+  });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
@@ -96,7 +136,11 @@ function launch(command: string, args: string[], env: NodeJS.ProcessEnv = {}, us
   return {child, log: () => output};
 }
 
-function stopper(child: ChildProcess, cleanup: () => void = () => {}, signal: NodeJS.Signals = 'SIGTERM'): () => Promise<void> {
+function stopper(
+  child: ChildProcess,
+  cleanup: () => void = () => {},
+  signal: NodeJS.Signals = 'SIGTERM',
+): () => Promise<void> {
   return async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -114,7 +158,10 @@ const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 function postgresUser(): {uid: number; gid: number} {
   const uid = Number(spawnSync('id', ['-u', 'postgres'], {encoding: 'utf8'}).stdout.trim());
   const gid = Number(spawnSync('id', ['-g', 'postgres'], {encoding: 'utf8'}).stdout.trim());
-  if (!uid) throw new Error('behaviour: postgres refuses to run as root and there is no postgres user (apt-get install -y postgresql creates it)');
+  if (!uid)
+    throw new Error(
+      'behaviour: postgres refuses to run as root and there is no postgres user (apt-get install -y postgresql creates it)',
+    );
   return {uid, gid};
 }
 
@@ -125,7 +172,18 @@ export async function service(name: ServiceName): Promise<Service> {
   const host = '127.0.0.1' as const;
   switch (name) {
     case 'redis': {
-      const {child, log} = launch(binary, ['--port', String(port), '--bind', host, '--save', '', '--appendonly', 'no', '--protected-mode', 'no']);
+      const {child, log} = launch(binary, [
+        '--port',
+        String(port),
+        '--bind',
+        host,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--protected-mode',
+        'no',
+      ]);
       await waitForPort(port, child, 'redis-server', log, 10_000);
       return {name, host, port, url: `redis://${host}:${port}`, stop: stopper(child)};
     }
@@ -140,7 +198,13 @@ export async function service(name: ServiceName): Promise<Service> {
       writeFileSync(conf, `listener ${port} ${host}\nallow_anonymous true\npersistence false\n`);
       const {child, log} = launch(binary, ['-c', conf]);
       await waitForPort(port, child, 'mosquitto', log, 10_000);
-      return {name, host, port, url: `mqtt://${host}:${port}`, stop: stopper(child, () => rmSync(dir, {recursive: true, force: true}))};
+      return {
+        name,
+        host,
+        port,
+        url: `mqtt://${host}:${port}`,
+        stop: stopper(child, () => rmSync(dir, {recursive: true, force: true})),
+      };
     }
     case 'rabbitmq': {
       const dir = mkdtempSync(join(tmpdir(), 'behaviour-rabbitmq-'));
@@ -148,7 +212,10 @@ export async function service(name: ServiceName): Promise<Service> {
       const distPort = await freePort();
       const epmdPort = await freePort();
       const nodeName = `behaviour${port}@localhost`;
-      writeFileSync(join(dir, 'rabbitmq.conf'), `listeners.tcp.default = ${host}:${port}\nloopback_users = none\n`);
+      writeFileSync(
+        join(dir, 'rabbitmq.conf'),
+        `listeners.tcp.default = ${host}:${port}\nloopback_users = none\n`,
+      );
       writeFileSync(join(dir, 'enabled_plugins'), '[].\n');
       writeFileSync(join(dir, '.erlang.cookie'), `BEHAVIOUR${port}COOKIE`, {mode: 0o400});
       const {child, log} = launch(binary, [], {
@@ -168,7 +235,9 @@ export async function service(name: ServiceName): Promise<Service> {
       const stop = async () => {
         await stopper(child)();
         // The Erlang port mapper started for this node's own port.
-        spawnSync('epmd', ['-port', String(epmdPort), '-kill'], {env: {...process.env, ERL_EPMD_PORT: String(epmdPort)}});
+        spawnSync('epmd', ['-port', String(epmdPort), '-kill'], {
+          env: {...process.env, ERL_EPMD_PORT: String(epmdPort)},
+        });
         rmSync(dir, {recursive: true, force: true});
       };
       return {name, host, port, url: `amqp://guest:guest@${host}:${port}`, stop};
@@ -180,16 +249,43 @@ export async function service(name: ServiceName): Promise<Service> {
       const data = join(dir, 'data');
       // initdb and postgres refuse to run as root: run them as Debian's postgres user then.
       const user = isRoot ? postgresUser() : undefined;
-      const init = spawnSync(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C'], {encoding: 'utf8', ...user});
+      const init = spawnSync(
+        join(bin, 'initdb'),
+        ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C'],
+        {encoding: 'utf8', ...user},
+      );
       if (init.status !== 0) {
-        throw new Error(`behaviour: initdb failed (${init.status}):\n${init.stderr || init.stdout}`);
+        throw new Error(
+          `behaviour: initdb failed (${init.status}):\n${init.stderr || init.stdout}`,
+        );
       }
-      const args = ['-D', data, '-p', String(port), '-h', host, '-k', dir, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+      const args = [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-h',
+        host,
+        '-k',
+        dir,
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+      ];
       const {child, log} = launch(join(bin, 'postgres'), args, {}, user);
       await waitForPort(port, child, 'postgres', log, 30_000);
       // Accepting TCP comes a moment before accepting queries.
       await new Promise((r) => setTimeout(r, 300));
-      return {name, host, port, url: `postgres://postgres@${host}:${port}/postgres`, stop: stopper(child, () => rmSync(dir, {recursive: true, force: true}), 'SIGINT')};
+      return {
+        name,
+        host,
+        port,
+        url: `postgres://postgres@${host}:${port}/postgres`,
+        stop: stopper(child, () => rmSync(dir, {recursive: true, force: true}), 'SIGINT'),
+      };
     }
   }
 }

@@ -4,7 +4,7 @@ import {claim, samples, nest, listen, service, freePort, type Service} from '../
 import {captureLog} from '../fundamentals/_support';
 
 const {Module, Controller, Get, Injectable, UsePipes} = nest('@nestjs/common');
-const {NestFactory, APP_GUARD} = nest('@nestjs/core');
+const {NestFactory, APP_GUARD, APP_PIPE} = nest('@nestjs/core');
 const {Transport, ClientProxyFactory, MessagePattern, RpcException} = nest('@nestjs/microservices');
 const page = 'docs/faq/hybrid-application.md';
 const options: any = {logger: false, abortOnError: false};
@@ -59,7 +59,10 @@ claim(
     class AppModule {}
     const port = await freePort();
     const app = await NestFactory.create(AppModule, options);
-    const microservice = app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+    const microservice = app.connectMicroservice({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port},
+    });
     expect(typeof microservice.listen).toBe('function');
     await app.startAllMicroservices();
     // Resolved once listening: the port accepts a client right away.
@@ -77,7 +80,9 @@ for (const lang of ['ts', 'js'] as const) {
     `${page}#multiple-microservices`,
     `MathController: { cmd: 'sum' } answers over TCP only, 'math.sum' over Redis only, logging the channel (${lang})`,
     async () => {
-      const {MathController} = samples(page, {under: 'multiple-microservices', lang}).require('math.controller');
+      const {MathController} = samples(page, {under: 'multiple-microservices', lang}).require(
+        'math.controller',
+      );
       @Module({controllers: [MathController]})
       class AppModule {}
       const port = await freePort();
@@ -86,13 +91,20 @@ for (const lang of ['ts', 'js'] as const) {
       app.connectMicroservice({transport: Transport.REDIS, options: {url: redis.url}});
       await app.startAllMicroservices();
       const tcp = tcpClient(port);
-      const overRedis = ClientProxyFactory.create({transport: Transport.REDIS, options: {url: redis.url}});
+      const overRedis = ClientProxyFactory.create({
+        transport: Transport.REDIS,
+        options: {url: redis.url},
+      });
       try {
         expect(await firstValueFrom(tcp.send({cmd: 'sum'}, [1, 2, 3]))).toBe(6);
-        const {lines, result} = await captureLog(() => firstValueFrom(overRedis.send('math.sum', [4, 5])));
+        const {lines, result} = await captureLog(() =>
+          firstValueFrom(overRedis.send('math.sum', [4, 5])),
+        );
         expect(result).toBe(9);
         expect(lines).toEqual(['Received on channel math.sum']);
-        expect(await failure(tcp.send('math.sum', [1]))).toBe('There is no matching message handler defined in the remote service.');
+        expect(await failure(tcp.send('math.sum', [1]))).toBe(
+          'There is no matching message handler defined in the remote service.',
+        );
         // Over Redis, nothing subscribes to a pattern without a handler there: such a request is never answered.
       } finally {
         tcp.close();
@@ -103,86 +115,169 @@ for (const lang of ['ts', 'js'] as const) {
   );
 }
 
-claim(`${page}#multiple-microservices`, 'without a transport argument, a handler listens on every connected transport', async () => {
-  @Controller()
-  class EchoController {
-    @MessagePattern('echo')
-    echo(data: unknown) {
-      return data;
+claim(
+  `${page}#multiple-microservices`,
+  'without a transport argument, a handler listens on every connected transport',
+  async () => {
+    @Controller()
+    class EchoController {
+      @MessagePattern('echo')
+      echo(data: unknown) {
+        return data;
+      }
     }
-  }
-  @Module({controllers: [EchoController]})
-  class AppModule {}
-  const port = await freePort();
-  const app = await NestFactory.create(AppModule, options);
-  app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-  app.connectMicroservice({transport: Transport.REDIS, options: {url: redis.url}});
-  await app.startAllMicroservices();
-  const tcp = tcpClient(port);
-  const overRedis = ClientProxyFactory.create({transport: Transport.REDIS, options: {url: redis.url}});
-  expect(await firstValueFrom(tcp.send('echo', 'a'))).toBe('a');
-  expect(await firstValueFrom(overRedis.send('echo', 'b'))).toBe('b');
-  tcp.close();
-  overRedis.close();
-  await app.close();
-});
-
-claim(`${page}#sharing-configuration`, 'useGlobalPipes() and an APP_GUARD apply to the microservice only with { inheritAppConfig: true }', async () => {
-  const calls: string[] = [];
-  class MarkPipe {
-    transform(value: any) {
-      calls.push('pipe');
-      return {...value, piped: true};
-    }
-  }
-  @Injectable()
-  class DenyRpcGuard {
-    canActivate(context: any) {
-      calls.push('guard');
-      return context.getType() !== 'rpc' || context.switchToRpc().getData().allowed === true;
-    }
-  }
-  @Controller()
-  class ShowController {
-    @MessagePattern('show')
-    show(data: unknown) {
-      return data;
-    }
-  }
-  void UsePipes;
-  void RpcException;
-  @Module({controllers: [ShowController], providers: [{provide: APP_GUARD, useClass: DenyRpcGuard}]})
-  class AppModule {}
-  for (const inheritAppConfig of [false, true]) {
-    calls.length = 0;
+    @Module({controllers: [EchoController]})
+    class AppModule {}
     const port = await freePort();
     const app = await NestFactory.create(AppModule, options);
-    app.useGlobalPipes(new MarkPipe());
-    app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}}, {inheritAppConfig});
+    app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+    app.connectMicroservice({transport: Transport.REDIS, options: {url: redis.url}});
     await app.startAllMicroservices();
-    const client = tcpClient(port);
-    if (inheritAppConfig) {
-      expect(await firstValueFrom(client.send('show', {allowed: true}))).toEqual({allowed: true, piped: true});
-      expect(await failure(client.send('show', {allowed: false}))).toBe('Forbidden resource');
-      expect(calls).toEqual(['guard', 'pipe', 'guard']);
-    } else {
-      expect(await firstValueFrom(client.send('show', {allowed: false}))).toEqual({allowed: false});
-      expect(calls).toEqual([]);
-    }
-    client.close();
+    const tcp = tcpClient(port);
+    const overRedis = ClientProxyFactory.create({
+      transport: Transport.REDIS,
+      options: {url: redis.url},
+    });
+    expect(await firstValueFrom(tcp.send('echo', 'a'))).toBe('a');
+    expect(await firstValueFrom(overRedis.send('echo', 'b'))).toBe('b');
+    tcp.close();
+    overRedis.close();
     await app.close();
-  }
-});
+  },
+);
 
-claim(`${page}#connecting-a-microservice`, 'startAllMicroservicesAsync() still works in 8.4.7 but logs a deprecation warning pointing to startAllMicroservices()', async () => {
-  const {memoryLogger} = await import('../../lib');
-  @Module({})
-  class AppModule {}
-  const memory = memoryLogger();
-  const app = await NestFactory.create(AppModule, {logger: memory.logger, abortOnError: false});
-  app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port: await freePort()}});
-  await app.startAllMicroservicesAsync();
-  const warning = memory.lines.find((line) => line.level === 'warn');
-  expect(warning?.message).toBe('DEPRECATED! "startAllMicroservicesAsync" method is deprecated and will be removed in the next major release. Please, use "startAllMicroservices" instead.');
-  await app.close();
-});
+claim(
+  `${page}#sharing-configuration`,
+  'useGlobalPipes() and an APP_GUARD apply to the microservice only with { inheritAppConfig: true }',
+  async () => {
+    const calls: string[] = [];
+    class MarkPipe {
+      transform(value: any) {
+        calls.push('pipe');
+        return {...value, piped: true};
+      }
+    }
+    @Injectable()
+    class DenyRpcGuard {
+      canActivate(context: any) {
+        calls.push('guard');
+        return context.getType() !== 'rpc' || context.switchToRpc().getData().allowed === true;
+      }
+    }
+    @Controller()
+    class ShowController {
+      @MessagePattern('show')
+      show(data: unknown) {
+        return data;
+      }
+    }
+    void UsePipes;
+    void RpcException;
+    @Module({
+      controllers: [ShowController],
+      providers: [{provide: APP_GUARD, useClass: DenyRpcGuard}],
+    })
+    class AppModule {}
+    for (const inheritAppConfig of [false, true]) {
+      calls.length = 0;
+      const port = await freePort();
+      const app = await NestFactory.create(AppModule, options);
+      app.useGlobalPipes(new MarkPipe());
+      app.connectMicroservice(
+        {transport: Transport.TCP, options: {host: '127.0.0.1', port}},
+        {inheritAppConfig},
+      );
+      await app.startAllMicroservices();
+      const client = tcpClient(port);
+      if (inheritAppConfig) {
+        expect(await firstValueFrom(client.send('show', {allowed: true}))).toEqual({
+          allowed: true,
+          piped: true,
+        });
+        expect(await failure(client.send('show', {allowed: false}))).toBe('Forbidden resource');
+        expect(calls).toEqual(['guard', 'pipe', 'guard']);
+      } else {
+        expect(await firstValueFrom(client.send('show', {allowed: false}))).toEqual({
+          allowed: false,
+        });
+        expect(calls).toEqual([]);
+      }
+      client.close();
+      await app.close();
+    }
+  },
+);
+
+claim(
+  `${page}#connecting-a-microservice`,
+  'startAllMicroservicesAsync() still works in 8.4.7 but logs a deprecation warning pointing to startAllMicroservices()',
+  async () => {
+    const {memoryLogger} = await import('../../lib');
+    @Module({})
+    class AppModule {}
+    const memory = memoryLogger();
+    const app = await NestFactory.create(AppModule, {logger: memory.logger, abortOnError: false});
+    app.connectMicroservice({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port: await freePort()},
+    });
+    await app.startAllMicroservicesAsync();
+    const warning = memory.lines.find((line) => line.level === 'warn');
+    expect(warning?.message).toBe(
+      'DEPRECATED! "startAllMicroservicesAsync" method is deprecated and will be removed in the next major release. Please, use "startAllMicroservices" instead.',
+    );
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#sharing-configuration`,
+  'global pipes reach the connected microservice with inheritAppConfig only when registered before connectMicroservice(); later ones, on the app or the microservice, do not; APP_* providers always do',
+  async () => {
+    @Injectable()
+    class RejectPipe {
+      transform() {
+        throw new RpcException('rejected by the pipe');
+      }
+    }
+    @Controller()
+    class MathController {
+      @MessagePattern('sum')
+      sum(data: number[]) {
+        return data.reduce((a, b) => a + b, 0);
+      }
+    }
+    const outcome: Record<string, string> = {};
+    for (const mode of ['before', 'after-app', 'after-micro', 'app-provider'] as const) {
+      @Module({
+        controllers: [MathController],
+        providers: mode === 'app-provider' ? [{provide: APP_PIPE, useClass: RejectPipe}] : [],
+      })
+      class HybridModule {}
+      const app = await NestFactory.create(HybridModule, options);
+      if (mode === 'before') app.useGlobalPipes(new RejectPipe());
+      const port = await freePort();
+      const micro = app.connectMicroservice(
+        {transport: Transport.TCP, options: {host: '127.0.0.1', port}},
+        {inheritAppConfig: true},
+      );
+      if (mode === 'after-app') app.useGlobalPipes(new RejectPipe());
+      if (mode === 'after-micro') micro.useGlobalPipes(new RejectPipe());
+      await app.startAllMicroservices();
+      await app.init();
+      const client = tcpClient(port);
+      outcome[mode] = await firstValueFrom(client.send('sum', [1, 2])).then(
+        (value: unknown) => String(value),
+        (error: unknown) => (typeof error === 'string' ? error : (error as Error).message),
+      );
+      client.close();
+      await app.close();
+    }
+    expect(outcome).toEqual({
+      before: 'rejected by the pipe',
+      'after-app': '3',
+      'after-micro': '3',
+      'app-provider': 'rejected by the pipe',
+    });
+  },
+);

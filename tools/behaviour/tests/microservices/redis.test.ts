@@ -441,6 +441,22 @@ Module({ controllers: [Ping] })(AppModule);
       const few = run({url, retryAttempts: 3, retryDelay: 200});
       const many = run({url, retryAttempts: 1000, retryDelay: 100});
       await until(() => [none, few, many].every((s) => s.out.includes('LISTENING')), 15_000);
+      // All three subscribed for real before the outage: a SUBSCRIBE still in flight when the
+      // connection drops is aborted and never restored (listen() resolves before it is
+      // processed, see #overview), and that process would then never hear 'ping' again.
+      const admin = redisClient(url);
+      try {
+        for (let i = 0; ; i += 1) {
+          const reply: any[] = await new Promise((done, fail) =>
+            admin.pubsub('numsub', 'ping', (err: Error, r: any) => (err ? fail(err) : done(r))),
+          );
+          if (Number(reply[1]) >= 3) break;
+          if (i > 500) throw new Error(`only ${reply[1]} subscribers on ping`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      } finally {
+        admin.quit();
+      }
       const stoppedAt = Date.now();
       await stopRedis(server);
       await until(() => none.code !== null && few.code !== null, 15_000);
