@@ -32,79 +32,112 @@ function catsModule() {
   return {CatsRepository, CatsService, CatsModule};
 }
 
-claim(`${page}#cannot-resolve-dependency-error`, 'CatsService injecting an unprovided CatsRepository in CatsModule fails with the page\'s message, the template\'s shape', async () => {
-  const {CatsModule} = catsModule();
-  @Module({imports: [CatsModule]})
-  class AppModule {}
-  const error = await startError(AppModule);
-  expectOutput(page, 'unknown-dependency', error.message);
-  expectOutput(page, 'unknown-dependency-template', error.message, [
-    [/CatsService/g, '<provider>'],
-    [/CatsRepository/g, '<unknown_token>'],
-    [/CatsModule/g, '<module>'],
-    [/\[0\]/g, '[<index>]'],
-  ]);
-});
+claim(
+  `${page}#cannot-resolve-dependency-error`,
+  "CatsService injecting an unprovided CatsRepository in CatsModule fails with the page's message, the template's shape",
+  async () => {
+    const {CatsModule} = catsModule();
+    @Module({imports: [CatsModule]})
+    class AppModule {}
+    const error = await startError(AppModule);
+    expectOutput(page, 'unknown-dependency', error.message);
+    expectOutput(page, 'unknown-dependency-template', error.message, [
+      [/CatsService/g, '<provider>'],
+      [/CatsRepository/g, '<unknown_token>'],
+      [/CatsModule/g, '<module>'],
+      [/\[0\]/g, '[<index>]'],
+    ]);
+  },
+);
 
-claim(`${page}#cannot-resolve-dependency-error`, '"(ConfigService, ?)": the list shows every constructor dependency with a ? in place of the failing one', async () => {
-  @Injectable()
-  class ConfigService {}
-  @Injectable()
-  class Missing {}
-  @Injectable()
-  class CatsService {
-    constructor(readonly config: ConfigService, readonly missing: Missing) {}
-  }
-  @Module({providers: [ConfigService, CatsService]})
-  class AppModule {}
-  const error = await startError(AppModule);
-  expect(error.message.split('\n')[0]).toBe(
-    "Nest can't resolve dependencies of the CatsService (ConfigService, ?). Please make sure that the argument Missing at index [1] is available in the AppModule context.",
-  );
-});
+claim(
+  `${page}#cannot-resolve-dependency-error`,
+  '"(ConfigService, ?)": the list shows every constructor dependency with a ? in place of the failing one',
+  async () => {
+    @Injectable()
+    class ConfigService {}
+    @Injectable()
+    class Missing {}
+    @Injectable()
+    class CatsService {
+      constructor(
+        readonly config: ConfigService,
+        readonly missing: Missing,
+      ) {}
+    }
+    @Module({providers: [ConfigService, CatsService]})
+    class AppModule {}
+    const error = await startError(AppModule);
+    expect(error.message.split('\n')[0]).toBe(
+      "Nest can't resolve dependencies of the CatsService (ConfigService, ?). Please make sure that the argument Missing at index [1] is available in the AppModule context.",
+    );
+  },
+);
 
-claim(`${page}#cannot-resolve-dependency-error`, 'a provider found in an imported module\'s exports, or in a global module, resolves; one the module does not export does not', async () => {
-  @Injectable()
-  class CatsRepository {}
-  @Injectable()
-  class Clock {}
-  @Global()
-  @Module({providers: [Clock], exports: [Clock]})
-  class ClockModule {}
-  @Module({providers: [CatsRepository], exports: [CatsRepository]})
-  class DataModule {}
-  @Module({providers: [CatsRepository]})
-  class HiddenModule {}
-  @Injectable()
-  class CatsService {
-    constructor(readonly repository: CatsRepository, readonly clock: Clock) {}
-  }
-  @Module({imports: [DataModule, ClockModule], providers: [CatsService]})
-  class GoodModule {}
-  const app = await NestFactory.create(GoodModule, options);
-  await app.init();
-  expect(app.get(CatsService).repository).toBeInstanceOf(CatsRepository);
-  expect(app.get(CatsService).clock).toBeInstanceOf(Clock);
-  await app.close();
-  @Module({imports: [HiddenModule, ClockModule], providers: [CatsService]})
-  class BadModule {}
-  expect((await startError(BadModule)).message).toMatch(/^Nest can't resolve dependencies of the CatsService \(\?, Clock\)/);
-});
+claim(
+  `${page}#cannot-resolve-dependency-error`,
+  "a provider found in an imported module's exports, or in a global module, resolves; one the module does not export does not",
+  async () => {
+    @Injectable()
+    class CatsRepository {}
+    @Injectable()
+    class Clock {}
+    @Global()
+    @Module({providers: [Clock], exports: [Clock]})
+    class ClockModule {}
+    @Module({providers: [CatsRepository], exports: [CatsRepository]})
+    class DataModule {}
+    @Module({providers: [CatsRepository]})
+    class HiddenModule {}
+    @Injectable()
+    class CatsService {
+      constructor(
+        readonly repository: CatsRepository,
+        readonly clock: Clock,
+      ) {}
+    }
+    @Module({imports: [DataModule, ClockModule], providers: [CatsService]})
+    class GoodModule {}
+    const app = await NestFactory.create(GoodModule, options);
+    await app.init();
+    expect(app.get(CatsService).repository).toBeInstanceOf(CatsRepository);
+    expect(app.get(CatsService).clock).toBeInstanceOf(Clock);
+    await app.close();
+    @Module({imports: [HiddenModule, ClockModule], providers: [CatsService]})
+    class BadModule {}
+    expect((await startError(BadModule)).message).toMatch(
+      /^Nest can't resolve dependencies of the CatsService \(\?, Clock\)/,
+    );
+  },
+);
 
-claim(`${page}#cannot-resolve-dependency-error`, 'a service put into imports is not registered (the error follows), and 8.4.7 warns "In the next major version, Nest will not allow classes annotated with @Injectable() ..."', async () => {
-  const {CatsRepository, CatsService} = catsModule();
-  @Module({imports: [CatsRepository], providers: [CatsService]})
-  class CatsModule {}
-  const memory = memoryLogger();
-  const error = await startError(CatsModule, {logger: memory.logger, abortOnError: false});
-  expect(error.message).toMatch(/^Nest can't resolve dependencies of the CatsService \(\?\)\. Please make sure that the argument CatsRepository at index \[0\]/);
-  const warning = memory.lines.find((line) => line.level === 'warn');
-  expect(warning?.message.startsWith('In the next major version, Nest will not allow classes annotated with @Injectable(), @Catch(), and @Controller() decorators to appear in the "imports" array of a module.')).toBe(true);
-});
+claim(
+  `${page}#cannot-resolve-dependency-error`,
+  'a service put into imports is not registered (the error follows), and 8.4.7 warns "In the next major version, Nest will not allow classes annotated with @Injectable() ..."',
+  async () => {
+    const {CatsRepository, CatsService} = catsModule();
+    @Module({imports: [CatsRepository], providers: [CatsService]})
+    class CatsModule {}
+    const memory = memoryLogger();
+    const error = await startError(CatsModule, {logger: memory.logger, abortOnError: false});
+    expect(error.message).toMatch(
+      /^Nest can't resolve dependencies of the CatsService \(\?\)\. Please make sure that the argument CatsRepository at index \[0\]/,
+    );
+    const warning = memory.lines.find((line) => line.level === 'warn');
+    expect(
+      warning?.message.startsWith(
+        'In the next major version, Nest will not allow classes annotated with @Injectable(), @Catch(), and @Controller() decorators to appear in the "imports" array of a module.',
+      ),
+    ).toBe(true);
+  },
+);
 
-claim(`${page}#cannot-resolve-dependency-error`, 'a parameter typed with an interface is reported as the unknown token Object', async () => {
-  const {AppModule} = compileModule(
-    `import { Injectable, Module } from '@nestjs/common';
+claim(
+  `${page}#cannot-resolve-dependency-error`,
+  'a parameter typed with an interface is reported as the unknown token Object',
+  async () => {
+    const {AppModule} = compileModule(
+      `import { Injectable, Module } from '@nestjs/common';
 export interface CatsRepository { findAll(): string[] }
 @Injectable()
 export class CatsService {
@@ -112,72 +145,94 @@ export class CatsService {
 }
 @Module({ providers: [CatsService] })
 export class AppModule {}`,
-    'interface-token',
-  );
-  expect((await startError(AppModule)).message.split('\n')[0]).toBe(
-    "Nest can't resolve dependencies of the CatsService (?). Please make sure that the argument Object at index [0] is available in the AppModule context.",
-  );
-});
-
-claim(`${page}#cannot-resolve-dependency-error`, 'a class that was undefined when the decorators ran is reported as the unknown token dependency (tsc output, or @Dependencies())', async () => {
-  @Injectable()
-  class CatsService {
-    constructor(readonly repository: unknown) {}
-  }
-  // What tsc emits for `constructor(repository: CatsRepository)` while cats.repository is still loading.
-  Reflect.defineMetadata('design:paramtypes', [undefined], CatsService);
-  @Module({providers: [CatsService]})
-  class AppModule {}
-  expect((await startError(AppModule)).message.split('\n')[0]).toBe(
-    "Nest can't resolve dependencies of the CatsService (?). Please make sure that the argument dependency at index [0] is available in the AppModule context.",
-  );
-});
-
-claim(`${page}#cannot-resolve-dependency-error`, 'in a test, the testing module names its context RootTestModule', async () => {
-  const {CatsService} = catsModule();
-  const error = await Test.createTestingModule({providers: [CatsService]})
-    .compile()
-    .then(
-      () => null,
-      (e: Error) => e,
+      'interface-token',
     );
-  expect(error?.message.split('\n')[0]).toBe(
-    "Nest can't resolve dependencies of the CatsService (?). Please make sure that the argument CatsRepository at index [0] is available in the RootTestModule context.",
-  );
-});
+    expect((await startError(AppModule)).message.split('\n')[0]).toBe(
+      "Nest can't resolve dependencies of the CatsService (?). Please make sure that the argument Object at index [0] is available in the AppModule context.",
+    );
+  },
+);
 
-claim(`${page}#cannot-resolve-dependency-error`, 'the same provider listed in two modules is two instances', async () => {
-  @Injectable()
-  class Cache {}
-  @Module({providers: [Cache], exports: [Cache]})
-  class AModule {}
-  @Module({providers: [Cache], exports: [Cache]})
-  class BModule {}
-  @Module({imports: [AModule, BModule]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  expect(app.select(AModule).get(Cache, {strict: true})).not.toBe(app.select(BModule).get(Cache, {strict: true}));
-  await app.close();
-});
+claim(
+  `${page}#cannot-resolve-dependency-error`,
+  'a class that was undefined when the decorators ran is reported as the unknown token dependency (tsc output, or @Dependencies())',
+  async () => {
+    @Injectable()
+    class CatsService {
+      constructor(readonly repository: unknown) {}
+    }
+    // What tsc emits for `constructor(repository: CatsRepository)` while cats.repository is still loading.
+    Reflect.defineMetadata('design:paramtypes', [undefined], CatsService);
+    @Module({providers: [CatsService]})
+    class AppModule {}
+    expect((await startError(AppModule)).message.split('\n')[0]).toBe(
+      "Nest can't resolve dependencies of the CatsService (?). Please make sure that the argument dependency at index [0] is available in the AppModule context.",
+    );
+  },
+);
 
-claim(`${page}#cannot-resolve-dependency-error`, 'with NEST_DEBUG set, the injector logs "Resolving dependency ...", "Looking for ... in ..." and "Found ... in ..."', async () => {
-  const {CatsRepository, CatsService} = catsModule();
-  @Module({providers: [CatsService, CatsRepository]})
-  class AppModule {}
-  const memory = memoryLogger();
-  process.env.NEST_DEBUG = 'true';
-  try {
-    const app = await NestFactory.create(AppModule, {logger: memory.logger, abortOnError: false});
+claim(
+  `${page}#cannot-resolve-dependency-error`,
+  'in a test, the testing module names its context RootTestModule',
+  async () => {
+    const {CatsService} = catsModule();
+    const error = await Test.createTestingModule({providers: [CatsService]})
+      .compile()
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
+    expect(error?.message.split('\n')[0]).toBe(
+      "Nest can't resolve dependencies of the CatsService (?). Please make sure that the argument CatsRepository at index [0] is available in the RootTestModule context.",
+    );
+  },
+);
+
+claim(
+  `${page}#cannot-resolve-dependency-error`,
+  'the same provider listed in two modules is two instances',
+  async () => {
+    @Injectable()
+    class Cache {}
+    @Module({providers: [Cache], exports: [Cache]})
+    class AModule {}
+    @Module({providers: [Cache], exports: [Cache]})
+    class BModule {}
+    @Module({imports: [AModule, BModule]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    expect(app.select(AModule).get(Cache, {strict: true})).not.toBe(
+      app.select(BModule).get(Cache, {strict: true}),
+    );
     await app.close();
-  } finally {
-    delete process.env.NEST_DEBUG;
-  }
-  const injector = memory.lines.filter((line) => line.context === 'InjectorLogger').map((line) => line.message.replace(/\x1b\[[0-9;]*m/g, ''));
-  expect(injector).toContain('Resolving dependency CatsRepository in the CatsService provider ');
-  expect(injector).toContain('Looking for CatsRepository in AppModule');
-  expect(injector).toContain('Found CatsRepository in AppModule');
-});
+  },
+);
+
+claim(
+  `${page}#cannot-resolve-dependency-error`,
+  'with NEST_DEBUG set, the injector logs "Resolving dependency ...", "Looking for ... in ..." and "Found ... in ..."',
+  async () => {
+    const {CatsRepository, CatsService} = catsModule();
+    @Module({providers: [CatsService, CatsRepository]})
+    class AppModule {}
+    const memory = memoryLogger();
+    process.env.NEST_DEBUG = 'true';
+    try {
+      const app = await NestFactory.create(AppModule, {logger: memory.logger, abortOnError: false});
+      await app.close();
+    } finally {
+      delete process.env.NEST_DEBUG;
+    }
+    const injector = memory.lines
+      .filter((line) => line.context === 'InjectorLogger')
+      // eslint-disable-next-line no-control-regex -- strips ANSI colour codes from Nest's logger output
+      .map((line) => line.message.replace(/\x1b\[[0-9;]*m/g, ''));
+    expect(injector).toContain('Resolving dependency CatsRepository in the CatsService provider ');
+    expect(injector).toContain('Looking for CatsRepository in AppModule');
+    expect(injector).toContain('Found CatsRepository in AppModule');
+  },
+);
 
 function cyclicModules(): {AppModule: unknown} {
   // What a file cycle leaves in the decorator: the other module is still undefined.
@@ -190,58 +245,80 @@ function cyclicModules(): {AppModule: unknown} {
   return {AppModule};
 }
 
-claim(`${page}#circular-dependency-error`, 'an undefined entry of imports fails with the page\'s message; Scope lists the importers of the failing module, not the module itself', async () => {
-  const error = await startError(cyclicModules().AppModule);
-  expect(error.message.split('\n').pop()).toBe('Scope [AppModule -> CommonModule]');
-  expectOutput(page, 'undefined-module-template', error.message, [
-    [/CatsModule/g, '<module>'],
-    [/\[0\]/g, '[<index>]'],
-    [/Scope \[[^\]]*\]/, 'Scope [<module_import_chain>]'],
-  ]);
-});
+claim(
+  `${page}#circular-dependency-error`,
+  "an undefined entry of imports fails with the page's message; Scope lists the importers of the failing module, not the module itself",
+  async () => {
+    const error = await startError(cyclicModules().AppModule);
+    expect(error.message.split('\n').pop()).toBe('Scope [AppModule -> CommonModule]');
+    expectOutput(page, 'undefined-module-template', error.message, [
+      [/CatsModule/g, '<module>'],
+      [/\[0\]/g, '[<index>]'],
+      [/Scope \[[^\]]*\]/, 'Scope [<module_import_chain>]'],
+    ]);
+  },
+);
 
-claim(`${page}#circular-dependency-error`, 'forwardRef() on both sides of a module cycle lets both modules start', async () => {
-  @Module({imports: [forwardRef(() => OwnersModule)]})
-  class CatsModule {}
-  @Module({imports: [forwardRef(() => CatsModule)]})
-  class OwnersModule {}
-  @Module({imports: [CatsModule]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  await app.close();
-});
+claim(
+  `${page}#circular-dependency-error`,
+  'forwardRef() on both sides of a module cycle lets both modules start',
+  async () => {
+    @Module({imports: [forwardRef(() => OwnersModule)]})
+    class CatsModule {}
+    @Module({imports: [forwardRef(() => CatsModule)]})
+    class OwnersModule {}
+    @Module({imports: [CatsModule]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    await app.close();
+  },
+);
 
-claim(`${page}#circular-dependency-error`, 'forwardRef(() => undefined) in imports fails with a TypeError without a message, thrown by Reflect.getMetadata in DependenciesScanner.isInjectable', async () => {
-  @Module({imports: [forwardRef(() => undefined)]})
-  class CatsModule {}
-  const error = await startError(CatsModule);
-  expect(error).toBeInstanceOf(TypeError);
-  expect(error.message).toBe('');
-  expect(error.stack).toMatch(/at Reflect\.getMetadata[\s\S]*at DependenciesScanner\.isInjectable/);
-});
+claim(
+  `${page}#circular-dependency-error`,
+  'forwardRef(() => undefined) in imports fails with a TypeError without a message, thrown by Reflect.getMetadata in DependenciesScanner.isInjectable',
+  async () => {
+    @Module({imports: [forwardRef(() => undefined)]})
+    class CatsModule {}
+    const error = await startError(CatsModule);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toBe('');
+    expect(error.stack).toMatch(
+      /at Reflect\.getMetadata[\s\S]*at DependenciesScanner\.isInjectable/,
+    );
+  },
+);
 
-claim(`${page}#circular-dependency-error`, 'an undefined entry of providers fails with "A circular dependency has been detected inside <module>"', async () => {
-  @Module({providers: [undefined]})
-  class CatsModule {}
-  expect((await startError(CatsModule)).message).toBe(
-    'A circular dependency has been detected inside CatsModule. Please, make sure that each side of a bidirectional relationships are decorated with "forwardRef()".',
-  );
-});
+claim(
+  `${page}#circular-dependency-error`,
+  'an undefined entry of providers fails with "A circular dependency has been detected inside <module>"',
+  async () => {
+    @Module({providers: [undefined]})
+    class CatsModule {}
+    expect((await startError(CatsModule)).message).toBe(
+      'A circular dependency has been detected inside CatsModule. Please, make sure that each side of a bidirectional relationships are decorated with "forwardRef()".',
+    );
+  },
+);
 
-claim(`${page}#circular-dependency-error`, 'a provider cycle resolved with @Inject(forwardRef(() => ...)) on both constructor parameters starts', async () => {
-  @Injectable()
-  class CatsService {
-    constructor(@Inject(forwardRef(() => OwnersService)) readonly owners: any) {}
-  }
-  @Injectable()
-  class OwnersService {
-    constructor(@Inject(forwardRef(() => CatsService)) readonly cats: any) {}
-  }
-  @Module({providers: [CatsService, OwnersService]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  expect(app.get(CatsService).owners).toBe(app.get(OwnersService));
-  await app.close();
-});
+claim(
+  `${page}#circular-dependency-error`,
+  'a provider cycle resolved with @Inject(forwardRef(() => ...)) on both constructor parameters starts',
+  async () => {
+    @Injectable()
+    class CatsService {
+      constructor(@Inject(forwardRef(() => OwnersService)) readonly owners: any) {}
+    }
+    @Injectable()
+    class OwnersService {
+      constructor(@Inject(forwardRef(() => CatsService)) readonly cats: any) {}
+    }
+    @Module({providers: [CatsService, OwnersService]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    expect(app.get(CatsService).owners).toBe(app.get(OwnersService));
+    await app.close();
+  },
+);

@@ -4,7 +4,21 @@ import {catchError, map} from 'rxjs/operators';
 import {of} from 'rxjs';
 
 const common = nest('@nestjs/common');
-const {Module, Controller, Get, Patch, Body, Param, Query, UseGuards, UseInterceptors, UsePipes, UseFilters, Catch, HttpException, ForbiddenException, NotFoundException, BadRequestException} = common;
+const {
+  Module,
+  Controller,
+  Get,
+  Param,
+  UseGuards,
+  UseInterceptors,
+  UsePipes,
+  UseFilters,
+  Catch,
+  HttpException,
+  ForbiddenException,
+  NotFoundException,
+  BadRequestException,
+} = common;
 const {NestFactory, APP_FILTER} = nest('@nestjs/core');
 const page = 'docs/faq/request-lifecycle.md';
 
@@ -17,38 +31,48 @@ function named<T>(target: T, name: string): T {
 }
 
 const guard = (name: string, allow: (req: any) => boolean = () => true) =>
-  named(class {
-    canActivate(context: any) {
-      log.push(`guard:${name}`);
-      const req = context.switchToHttp().getRequest();
-      if (req.headers['x-throw-in'] === `guard:${name}`) throw new ForbiddenException(`guard ${name}`);
-      return allow(req);
-    }
-  }, `Guard_${name}`);
+  named(
+    class {
+      canActivate(context: any) {
+        log.push(`guard:${name}`);
+        const req = context.switchToHttp().getRequest();
+        if (req.headers['x-throw-in'] === `guard:${name}`)
+          throw new ForbiddenException(`guard ${name}`);
+        return allow(req);
+      }
+    },
+    `Guard_${name}`,
+  );
 const interceptor = (name: string) =>
-  named(class {
-    intercept(_context: any, next: any) {
-      log.push(`interceptor-in:${name}`);
-      return next.handle().pipe(
-        map((value: unknown) => {
-          log.push(`interceptor-out:${name}`);
-          return value;
-        }),
-        catchError((error: Error) => {
-          log.push(`interceptor-error:${name}:${error.message}`);
-          if (name === 'route' && error.message === 'swallow me') return of('swallowed');
-          throw error;
-        }),
-      );
-    }
-  }, `Interceptor_${name}`);
+  named(
+    class {
+      intercept(_context: any, next: any) {
+        log.push(`interceptor-in:${name}`);
+        return next.handle().pipe(
+          map((value: unknown) => {
+            log.push(`interceptor-out:${name}`);
+            return value;
+          }),
+          catchError((error: Error) => {
+            log.push(`interceptor-error:${name}:${error.message}`);
+            if (name === 'route' && error.message === 'swallow me') return of('swallowed');
+            throw error;
+          }),
+        );
+      }
+    },
+    `Interceptor_${name}`,
+  );
 const pipe = (name: string) =>
-  named(class {
-    transform(value: unknown, metadata: any) {
-      log.push(`pipe:${name}:${metadata.type}`);
-      return value;
-    }
-  }, `Pipe_${name}`);
+  named(
+    class {
+      transform(value: unknown, metadata: any) {
+        log.push(`pipe:${name}:${metadata.type}`);
+        return value;
+      }
+    },
+    `Pipe_${name}`,
+  );
 const filter = (name: string, ...types: unknown[]) => {
   const target = class {
     catch(exception: any, host: any) {
@@ -63,7 +87,8 @@ const filter = (name: string, ...types: unknown[]) => {
 
 const middleware = (name: string) => (req: any, _res: unknown, next: (e?: unknown) => void) => {
   log.push(`middleware:${name}`);
-  if (req.headers['x-throw-in'] === `middleware:${name}`) return next(new NotFoundException('from middleware'));
+  if (req.headers['x-throw-in'] === `middleware:${name}`)
+    return next(new NotFoundException('from middleware'));
   next();
 };
 
@@ -113,7 +138,11 @@ class AppModule {
     consumer.apply(middleware('root-3')).forRoutes('*');
   }
 }
-Module({imports: [FeatureModule], controllers: [LifecycleController, PlainController], providers: [{provide: APP_FILTER, useValue: new (filter('app-filter-token', HttpException))()}]})(AppModule);
+Module({
+  imports: [FeatureModule],
+  controllers: [LifecycleController, PlainController],
+  providers: [{provide: APP_FILTER, useValue: new (filter('app-filter-token', HttpException))()}],
+})(AppModule);
 
 let app: any;
 let base: string;
@@ -124,7 +153,10 @@ beforeAll(async () => {
   app.useGlobalGuards(new (guard('global'))());
   app.useGlobalInterceptors(new (interceptor('global'))());
   app.useGlobalPipes(new (pipe('global'))());
-  app.useGlobalFilters(new (filter('global-1', HttpException))(), new (filter('global-2', NotFoundException))());
+  app.useGlobalFilters(
+    new (filter('global-1', HttpException))(),
+    new (filter('global-2', NotFoundException))(),
+  );
   base = await listen(app);
 });
 afterAll(async () => {
@@ -137,90 +169,142 @@ async function call(path: string, headers: Record<string, string> = {}) {
   return {status: response.status, body: await response.text(), log: [...log]};
 }
 
-claim(`${page}#middleware`, 'global middleware (app.use order) runs first, then module middleware: left to right in apply(), apply() calls in order, root module before the modules it imports (by distance)', async () => {
-  const {log: seen} = await call('/plain');
-  expect(seen.filter((l) => l.startsWith('middleware'))).toEqual(['middleware:global-1', 'middleware:global-2', 'middleware:root-1', 'middleware:root-2', 'middleware:root-3', 'middleware:feature', 'middleware:deep']);
-});
+claim(
+  `${page}#middleware`,
+  'global middleware (app.use order) runs first, then module middleware: left to right in apply(), apply() calls in order, root module before the modules it imports (by distance)',
+  async () => {
+    const {log: seen} = await call('/plain');
+    expect(seen.filter((l) => l.startsWith('middleware'))).toEqual([
+      'middleware:global-1',
+      'middleware:global-2',
+      'middleware:root-1',
+      'middleware:root-2',
+      'middleware:root-3',
+      'middleware:feature',
+      'middleware:deep',
+    ]);
+  },
+);
 
-claim(`${page}#summary`, 'a request passes middleware, guards (global, controller, route left to right), interceptors, pipes, the handler, then the interceptors in reverse', async () => {
-  const {status, log: seen} = await call('/lifecycle/1');
-  expect(status).toBe(200);
-  expect(seen.filter((l) => !l.startsWith('middleware'))).toEqual([
-    'guard:global',
-    'guard:controller',
-    'guard:route-1',
-    'guard:route-2',
-    'interceptor-in:global',
-    'interceptor-in:controller',
-    'interceptor-in:route',
-    'pipe:global:param',
-    'pipe:controller:param',
-    'pipe:route:param',
-    'pipe:param:param',
-    'handler',
-    'interceptor-out:route',
-    'interceptor-out:controller',
-    'interceptor-out:global',
-  ]);
-});
+claim(
+  `${page}#summary`,
+  'a request passes middleware, guards (global, controller, route left to right), interceptors, pipes, the handler, then the interceptors in reverse',
+  async () => {
+    const {status, log: seen} = await call('/lifecycle/1');
+    expect(status).toBe(200);
+    expect(seen.filter((l) => !l.startsWith('middleware'))).toEqual([
+      'guard:global',
+      'guard:controller',
+      'guard:route-1',
+      'guard:route-2',
+      'interceptor-in:global',
+      'interceptor-in:controller',
+      'interceptor-in:route',
+      'pipe:global:param',
+      'pipe:controller:param',
+      'pipe:route:param',
+      'pipe:param:param',
+      'handler',
+      'interceptor-out:route',
+      'interceptor-out:controller',
+      'interceptor-out:global',
+    ]);
+  },
+);
 
-claim(`${page}#guards`, 'when a guard throws, the remaining guards and every interceptor are skipped; the error goes to the filters', async () => {
-  const {status, log: seen} = await call('/lifecycle/1', {'x-throw-in': 'guard:controller'});
-  expect(status).toBe(403);
-  // The route's filters come first for a guard's exception too.
-  expect(seen.filter((l) => !l.startsWith('middleware'))).toEqual(['guard:global', 'guard:controller', 'filter:route-catch-all']);
-});
+claim(
+  `${page}#guards`,
+  'when a guard throws, the remaining guards and every interceptor are skipped; the error goes to the filters',
+  async () => {
+    const {status, log: seen} = await call('/lifecycle/1', {'x-throw-in': 'guard:controller'});
+    expect(status).toBe(403);
+    // The route's filters come first for a guard's exception too.
+    expect(seen.filter((l) => !l.startsWith('middleware'))).toEqual([
+      'guard:global',
+      'guard:controller',
+      'filter:route-catch-all',
+    ]);
+  },
+);
 
-claim(`${page}#interceptors`, 'an error thrown by the handler travels back through the interceptors (route first) before a filter sees it; catchError() can swallow it', async () => {
-  const failed = await call('/lifecycle/bad');
-  expect(failed.log.filter((l) => l.startsWith('interceptor-error') || l.startsWith('filter'))).toEqual([
-    'interceptor-error:route:Bad Request',
-    'interceptor-error:controller:Bad Request',
-    'interceptor-error:global:Bad Request',
-    'filter:route-catch-all',
-  ]);
-  const swallowed = await call('/lifecycle/swallow');
-  expect(swallowed.status).toBe(200);
-  expect(swallowed.body).toBe('swallowed');
-  expect(swallowed.log.some((l) => l.startsWith('filter'))).toBe(false);
-});
+claim(
+  `${page}#interceptors`,
+  'an error thrown by the handler travels back through the interceptors (route first) before a filter sees it; catchError() can swallow it',
+  async () => {
+    const failed = await call('/lifecycle/bad');
+    expect(
+      failed.log.filter((l) => l.startsWith('interceptor-error') || l.startsWith('filter')),
+    ).toEqual([
+      'interceptor-error:route:Bad Request',
+      'interceptor-error:controller:Bad Request',
+      'interceptor-error:global:Bad Request',
+      'filter:route-catch-all',
+    ]);
+    const swallowed = await call('/lifecycle/swallow');
+    expect(swallowed.status).toBe(200);
+    expect(swallowed.body).toBe('swallowed');
+    expect(swallowed.log.some((l) => l.startsWith('filter'))).toBe(false);
+  },
+);
 
-claim(`${page}#exception-filters`, 'with @UseFilters(CatchAll, NotFound) on the route, NotFound is tried first; the exception is not passed on to other filters', async () => {
-  const missing = await call('/lifecycle/missing');
-  expect(missing.status).toBe(404);
-  expect(JSON.parse(missing.body)).toEqual({filter: 'route-not-found'});
-  expect(missing.log.filter((l) => l.startsWith('filter'))).toEqual(['filter:route-not-found']);
-  // A 400 does not match NotFoundFilter: the catch-all bound before it answers, not the controller or global ones.
-  const bad = await call('/lifecycle/bad');
-  expect(JSON.parse(bad.body)).toEqual({filter: 'route-catch-all'});
-});
+claim(
+  `${page}#exception-filters`,
+  'with @UseFilters(CatchAll, NotFound) on the route, NotFound is tried first; the exception is not passed on to other filters',
+  async () => {
+    const missing = await call('/lifecycle/missing');
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body)).toEqual({filter: 'route-not-found'});
+    expect(missing.log.filter((l) => l.startsWith('filter'))).toEqual(['filter:route-not-found']);
+    // A 400 does not match NotFoundFilter: the catch-all bound before it answers, not the controller or global ones.
+    const bad = await call('/lifecycle/bad');
+    expect(JSON.parse(bad.body)).toEqual({filter: 'route-catch-all'});
+  },
+);
 
-claim(`${page}#exception-filters`, 'an exception thrown in middleware skips controller and route filters; a global filter handles it, the last registered one (useGlobalFilters() after the APP_FILTER provider) tried first', async () => {
-  const {status, body, log: seen} = await call('/lifecycle/1', {'x-throw-in': 'middleware:root-1'});
-  expect(status).toBe(404);
-  // APP_FILTER, then useGlobalFilters(global-1, global-2): tried from the end, global-2 (NotFoundException) matches.
-  expect(JSON.parse(body)).toEqual({filter: 'global-2'});
-  expect(seen.filter((l) => l.startsWith('filter'))).toEqual(['filter:global-2']);
-});
+claim(
+  `${page}#exception-filters`,
+  'an exception thrown in middleware skips controller and route filters; a global filter handles it, the last registered one (useGlobalFilters() after the APP_FILTER provider) tried first',
+  async () => {
+    const {
+      status,
+      body,
+      log: seen,
+    } = await call('/lifecycle/1', {'x-throw-in': 'middleware:root-1'});
+    expect(status).toBe(404);
+    // APP_FILTER, then useGlobalFilters(global-1, global-2): tried from the end, global-2 (NotFoundException) matches.
+    expect(JSON.parse(body)).toEqual({filter: 'global-2'});
+    expect(seen.filter((l) => l.startsWith('filter'))).toEqual(['filter:global-2']);
+  },
+);
 
-claim(`${page}#exception-filters`, 'a filter provided with APP_FILTER is tried after the useGlobalFilters() ones', async () => {
-  class TokenModule {}
-  Module({controllers: [PlainController], providers: [{provide: APP_FILTER, useValue: new (filter('token', HttpException))()}]})(TokenModule);
-  const other = await NestFactory.create(TokenModule, {logger: false, abortOnError: false});
-  other.useGlobalFilters(new (filter('main', NotFoundException))());
-  const url = await listen(other);
-  log.length = 0;
-  const response = await fetch(`${url}/nothing-here`);
-  expect(await response.json()).toEqual({filter: 'main'});
-  await other.close();
-});
+claim(
+  `${page}#exception-filters`,
+  'a filter provided with APP_FILTER is tried after the useGlobalFilters() ones',
+  async () => {
+    class TokenModule {}
+    Module({
+      controllers: [PlainController],
+      providers: [{provide: APP_FILTER, useValue: new (filter('token', HttpException))()}],
+    })(TokenModule);
+    const other = await NestFactory.create(TokenModule, {logger: false, abortOnError: false});
+    other.useGlobalFilters(new (filter('main', NotFoundException))());
+    const url = await listen(other);
+    log.length = 0;
+    const response = await fetch(`${url}/nothing-here`);
+    expect(await response.json()).toEqual({filter: 'main'});
+    await other.close();
+  },
+);
 
-claim(`${page}#pipes`, 'in the page\'s updateCat(), each parameter gets GeneralValidationPipe before RouteSpecificPipe, query before params before body, and the synchronous pipes of different parameters interleave', async () => {
-  const fence = fragment(page, 'pipes', 'class CatsController');
-  const order: string[] = [];
-  (globalThis as any).__pipeOrder = order;
-  const {CatsController} = compileModule(
-    `import { Body, Controller, Param, Patch, Query, UsePipes, PipeTransform, ArgumentMetadata } from '@nestjs/common';
+claim(
+  `${page}#pipes`,
+  "in the page's updateCat(), each parameter gets GeneralValidationPipe before RouteSpecificPipe, query before params before body, and the synchronous pipes of different parameters interleave",
+  async () => {
+    const fence = fragment(page, 'pipes', 'class CatsController');
+    const order: string[] = [];
+    (globalThis as any).__pipeOrder = order;
+    const {CatsController} = compileModule(
+      `import { Body, Controller, Param, Patch, Query, UsePipes, PipeTransform, ArgumentMetadata } from '@nestjs/common';
 class UpdateCatDto {}
 class UpdateCatParams {}
 class UpdateCatQuery {}
@@ -231,14 +315,30 @@ class RouteSpecificPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata) { (globalThis as any).__pipeOrder.push('route:' + metadata.type); return value; }
 }
 ${fence.value}`,
-    'lifecycle-pipes',
-  );
-  @Module({controllers: [CatsController]})
-  class PipesModule {}
-  const pipesApp = await NestFactory.create(PipesModule, {logger: false, abortOnError: false});
-  const url = await listen(pipesApp);
-  const response = await fetch(`${url}/cats/7?q=1`, {method: 'PATCH', headers: {'content-type': 'application/json'}, body: '{"name":"Tom"}'});
-  expect(await response.json()).toEqual({body: {name: 'Tom'}, params: {id: '7'}, query: {q: '1'}});
-  expectOutput(page, 'pipe-order', order.join('\n').replace(/general:/g, 'GeneralValidationPipe ').replace(/route:/g, 'RouteSpecificPipe '));
-  await pipesApp.close();
-});
+      'lifecycle-pipes',
+    );
+    @Module({controllers: [CatsController]})
+    class PipesModule {}
+    const pipesApp = await NestFactory.create(PipesModule, {logger: false, abortOnError: false});
+    const url = await listen(pipesApp);
+    const response = await fetch(`${url}/cats/7?q=1`, {
+      method: 'PATCH',
+      headers: {'content-type': 'application/json'},
+      body: '{"name":"Tom"}',
+    });
+    expect(await response.json()).toEqual({
+      body: {name: 'Tom'},
+      params: {id: '7'},
+      query: {q: '1'},
+    });
+    expectOutput(
+      page,
+      'pipe-order',
+      order
+        .join('\n')
+        .replace(/general:/g, 'GeneralValidationPipe ')
+        .replace(/route:/g, 'RouteSpecificPipe '),
+    );
+    await pipesApp.close();
+  },
+);

@@ -7,7 +7,13 @@ const {Module, Injectable, Controller, Get, Scope} = nest('@nestjs/common');
 const {NestFactory, LazyModuleLoader} = nest('@nestjs/core');
 const page = 'docs/fundamentals/lifecycle-events.md';
 
-const hooks = ['onModuleInit', 'onApplicationBootstrap', 'onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown'];
+const hooks = [
+  'onModuleInit',
+  'onApplicationBootstrap',
+  'onModuleDestroy',
+  'beforeApplicationShutdown',
+  'onApplicationShutdown',
+];
 
 /** Applies a class decorator and returns the class (Nest's decorators return nothing). */
 function apply<T>(decorator: (target: any) => unknown, target: T): T {
@@ -27,241 +33,312 @@ function recorder(name: string, log: string[]) {
   return target;
 }
 
-claim(`${page}#lifecycle-sequence`, 'NestFactory.create() runs no hook; init() runs every onModuleInit, then every onApplicationBootstrap', async () => {
-  const log: string[] = [];
-  const Service = apply(Injectable(), recorder('CatsService', log));
-  const Leaf = apply(Module({providers: [Service]}), recorder('CatsModule', log));
-  const Root = apply(Module({imports: [Leaf]}), recorder('AppModule', log));
-  const app = await NestFactory.create(Root, {logger: false, abortOnError: false});
-  expect(log).toEqual([]);
-  await app.init();
-  expect(log).toEqual([
-    'CatsService.onModuleInit',
-    'CatsModule.onModuleInit',
-    'AppModule.onModuleInit',
-    'CatsService.onApplicationBootstrap',
-    'CatsModule.onApplicationBootstrap',
-    'AppModule.onApplicationBootstrap',
-  ]);
-  await app.close();
-});
+claim(
+  `${page}#lifecycle-sequence`,
+  'NestFactory.create() runs no hook; init() runs every onModuleInit, then every onApplicationBootstrap',
+  async () => {
+    const log: string[] = [];
+    const Service = apply(Injectable(), recorder('CatsService', log));
+    const Leaf = apply(Module({providers: [Service]}), recorder('CatsModule', log));
+    const Root = apply(Module({imports: [Leaf]}), recorder('AppModule', log));
+    const app = await NestFactory.create(Root, {logger: false, abortOnError: false});
+    expect(log).toEqual([]);
+    await app.init();
+    expect(log).toEqual([
+      'CatsService.onModuleInit',
+      'CatsModule.onModuleInit',
+      'AppModule.onModuleInit',
+      'CatsService.onApplicationBootstrap',
+      'CatsModule.onApplicationBootstrap',
+      'AppModule.onApplicationBootstrap',
+    ]);
+    await app.close();
+  },
+);
 
-claim(`${page}#lifecycle-sequence`, 'modules run farthest from the root first, the root last; shutdown hooks follow the same order, not the reverse', async () => {
-  const log: string[] = [];
-  const Deep = apply(Module({}), recorder('DeepModule', log));
-  const Middle = apply(Module({imports: [Deep]}), recorder('MiddleModule', log));
-  const Root = apply(Module({imports: [Middle]}), recorder('AppModule', log));
-  const app = await NestFactory.create(Root, {logger: false, abortOnError: false});
-  await app.init();
-  expect(log.filter((l) => l.endsWith('onModuleInit'))).toEqual(['DeepModule.onModuleInit', 'MiddleModule.onModuleInit', 'AppModule.onModuleInit']);
-  log.length = 0;
-  await app.close();
-  expect(log.filter((l) => l.endsWith('onModuleDestroy'))).toEqual(['DeepModule.onModuleDestroy', 'MiddleModule.onModuleDestroy', 'AppModule.onModuleDestroy']);
-  expect(log.filter((l) => l.endsWith('onApplicationShutdown'))).toEqual([
-    'DeepModule.onApplicationShutdown',
-    'MiddleModule.onApplicationShutdown',
-    'AppModule.onApplicationShutdown',
-  ]);
-});
+claim(
+  `${page}#lifecycle-sequence`,
+  'modules run farthest from the root first, the root last; shutdown hooks follow the same order, not the reverse',
+  async () => {
+    const log: string[] = [];
+    const Deep = apply(Module({}), recorder('DeepModule', log));
+    const Middle = apply(Module({imports: [Deep]}), recorder('MiddleModule', log));
+    const Root = apply(Module({imports: [Middle]}), recorder('AppModule', log));
+    const app = await NestFactory.create(Root, {logger: false, abortOnError: false});
+    await app.init();
+    expect(log.filter((l) => l.endsWith('onModuleInit'))).toEqual([
+      'DeepModule.onModuleInit',
+      'MiddleModule.onModuleInit',
+      'AppModule.onModuleInit',
+    ]);
+    log.length = 0;
+    await app.close();
+    expect(log.filter((l) => l.endsWith('onModuleDestroy'))).toEqual([
+      'DeepModule.onModuleDestroy',
+      'MiddleModule.onModuleDestroy',
+      'AppModule.onModuleDestroy',
+    ]);
+    expect(log.filter((l) => l.endsWith('onApplicationShutdown'))).toEqual([
+      'DeepModule.onApplicationShutdown',
+      'MiddleModule.onApplicationShutdown',
+      'AppModule.onApplicationShutdown',
+    ]);
+  },
+);
 
-claim(`${page}#lifecycle-sequence`, 'root imports [CatsModule, SharedModule] and CatsModule imports SharedModule: CatsModule\'s hooks run before SharedModule\'s', async () => {
-  const log: string[] = [];
-  const SharedService = apply(Injectable(), recorder('SharedService', log));
-  const SharedModule = apply(Module({providers: [SharedService], exports: [SharedService]}), recorder('SharedModule', log));
-  const CatsService = apply(Injectable(), recorder('CatsService', log));
-  const CatsModule = apply(Module({imports: [SharedModule], providers: [CatsService]}), recorder('CatsModule', log));
-  const AppModule = apply(Module({imports: [CatsModule, SharedModule]}), recorder('AppModule', log));
-  const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
-  await app.init();
-  expect(log.filter((l) => l.endsWith('onModuleInit'))).toEqual([
-    'CatsService.onModuleInit',
-    'CatsModule.onModuleInit',
-    'SharedService.onModuleInit',
-    'SharedModule.onModuleInit',
-    'AppModule.onModuleInit',
-  ]);
-  await app.close();
-});
+claim(
+  `${page}#lifecycle-sequence`,
+  "root imports [CatsModule, SharedModule] and CatsModule imports SharedModule: CatsModule's hooks run before SharedModule's",
+  async () => {
+    const log: string[] = [];
+    const SharedService = apply(Injectable(), recorder('SharedService', log));
+    const SharedModule = apply(
+      Module({providers: [SharedService], exports: [SharedService]}),
+      recorder('SharedModule', log),
+    );
+    const CatsService = apply(Injectable(), recorder('CatsService', log));
+    const CatsModule = apply(
+      Module({imports: [SharedModule], providers: [CatsService]}),
+      recorder('CatsModule', log),
+    );
+    const AppModule = apply(
+      Module({imports: [CatsModule, SharedModule]}),
+      recorder('AppModule', log),
+    );
+    const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+    await app.init();
+    expect(log.filter((l) => l.endsWith('onModuleInit'))).toEqual([
+      'CatsService.onModuleInit',
+      'CatsModule.onModuleInit',
+      'SharedService.onModuleInit',
+      'SharedModule.onModuleInit',
+      'AppModule.onModuleInit',
+    ]);
+    await app.close();
+  },
+);
 
-claim(`${page}#lifecycle-sequence`, 'within a module: controllers and providers first, then transient instances, then the module class', async () => {
-  const log: string[] = [];
-  const Transient = apply(Injectable({scope: Scope.TRANSIENT}), recorder('TransientHelper', log));
-  const Service = recorder('CatsService', log);
-  Injectable()(Service);
-  Reflect.defineMetadata('design:paramtypes', [Transient], Service);
-  const CatsController = apply(Controller('cats'), recorder('CatsController', log));
-  const AppModule = apply(Module({controllers: [CatsController], providers: [Service, Transient]}), recorder('AppModule', log));
-  const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
-  await app.init();
-  const inits = log.filter((l) => l.endsWith('onModuleInit'));
-  expect(inits.slice(0, 2).sort()).toEqual(['CatsController.onModuleInit', 'CatsService.onModuleInit']);
-  expect(inits.slice(2)).toEqual(['TransientHelper.onModuleInit', 'AppModule.onModuleInit']);
-  await app.close();
-});
+claim(
+  `${page}#lifecycle-sequence`,
+  'within a module: controllers and providers first, then transient instances, then the module class',
+  async () => {
+    const log: string[] = [];
+    const Transient = apply(Injectable({scope: Scope.TRANSIENT}), recorder('TransientHelper', log));
+    const Service = recorder('CatsService', log);
+    Injectable()(Service);
+    Reflect.defineMetadata('design:paramtypes', [Transient], Service);
+    const CatsController = apply(Controller('cats'), recorder('CatsController', log));
+    const AppModule = apply(
+      Module({controllers: [CatsController], providers: [Service, Transient]}),
+      recorder('AppModule', log),
+    );
+    const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+    await app.init();
+    const inits = log.filter((l) => l.endsWith('onModuleInit'));
+    expect(inits.slice(0, 2).sort()).toEqual([
+      'CatsController.onModuleInit',
+      'CatsService.onModuleInit',
+    ]);
+    expect(inits.slice(2)).toEqual(['TransientHelper.onModuleInit', 'AppModule.onModuleInit']);
+    await app.close();
+  },
+);
 
-claim(`${page}#lifecycle-sequence`, 'shutdown: every onModuleDestroy, then every beforeApplicationShutdown (server still listening), then onApplicationShutdown after the server closed', async () => {
-  const log: string[] = [];
-  let server: any;
-  @Injectable()
-  class A {
-    onModuleDestroy() {
-      log.push('A.onModuleDestroy');
+claim(
+  `${page}#lifecycle-sequence`,
+  'shutdown: every onModuleDestroy, then every beforeApplicationShutdown (server still listening), then onApplicationShutdown after the server closed',
+  async () => {
+    const log: string[] = [];
+    @Injectable()
+    class A {
+      onModuleDestroy() {
+        log.push('A.onModuleDestroy');
+      }
+      beforeApplicationShutdown() {
+        log.push(`A.beforeApplicationShutdown listening=${server.listening}`);
+      }
+      onApplicationShutdown() {
+        log.push(`A.onApplicationShutdown listening=${server.listening}`);
+      }
     }
-    beforeApplicationShutdown() {
-      log.push(`A.beforeApplicationShutdown listening=${server.listening}`);
+    @Injectable()
+    class B {
+      onModuleDestroy() {
+        log.push('B.onModuleDestroy');
+      }
+      beforeApplicationShutdown() {
+        log.push(`B.beforeApplicationShutdown listening=${server.listening}`);
+      }
     }
-    onApplicationShutdown() {
-      log.push(`A.onApplicationShutdown listening=${server.listening}`);
-    }
-  }
-  @Injectable()
-  class B {
-    onModuleDestroy() {
-      log.push('B.onModuleDestroy');
-    }
-    beforeApplicationShutdown() {
-      log.push(`B.beforeApplicationShutdown listening=${server.listening}`);
-    }
-  }
-  @Module({providers: [A, B]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
-  await listen(app);
-  server = app.getHttpServer();
-  await app.close();
-  expect(log).toEqual([
-    'A.onModuleDestroy',
-    'B.onModuleDestroy',
-    'A.beforeApplicationShutdown listening=true',
-    'B.beforeApplicationShutdown listening=true',
-    'A.onApplicationShutdown listening=false',
-  ]);
-});
-
-claim(`${page}#lifecycle-sequence`, 'request-scoped classes (also through bubbling) and lazy-loaded modules\' providers get no hook calls', async () => {
-  const log: string[] = [];
-  const RequestScoped = apply(Injectable({scope: Scope.REQUEST}), recorder('RequestScoped', log));
-  const Bubbled = recorder('Bubbled', log);
-  Injectable()(Bubbled);
-  Reflect.defineMetadata('design:paramtypes', [RequestScoped], Bubbled);
-  const LazyService = apply(Injectable(), recorder('LazyService', log));
-  const LazyModule = apply(Module({providers: [LazyService]}), recorder('LazyModule', log));
-  @Controller()
-  class HelloController {
-    constructor(readonly bubbled: any) {}
-    @Get()
-    hello() {
-      return 'hi';
-    }
-  }
-  Reflect.defineMetadata('design:paramtypes', [Bubbled], HelloController);
-  @Module({controllers: [HelloController], providers: [RequestScoped, Bubbled]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
-  const base = await listen(app);
-  expect(await (await fetch(base)).text()).toBe('hi');
-  await app.get(LazyModuleLoader).load(() => LazyModule);
-  await app.close();
-  expect(log).toEqual([]);
-});
-
-for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#usage`, `CatsService's onModuleInit() runs on init and logs its cat count (${lang})`, async () => {
-    const {CatsService} = samples(page, {under: 'usage', lang}).require('cats.service');
-    @Module({providers: [CatsService]})
+    @Module({providers: [A, B]})
     class AppModule {}
     const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
-    const {lines} = await captureLog(() => app.init());
-    expect(lines).toEqual(['CatsService is ready with 1 cat(s).']);
+    await listen(app);
+    const server = app.getHttpServer();
     await app.close();
-  });
-}
+    expect(log).toEqual([
+      'A.onModuleDestroy',
+      'B.onModuleDestroy',
+      'A.beforeApplicationShutdown listening=true',
+      'B.beforeApplicationShutdown listening=true',
+      'A.onApplicationShutdown listening=false',
+    ]);
+  },
+);
 
-claim(`${page}#usage`, 'Nest finds a hook by its method name; a misspelled name is silently ignored', async () => {
-  const log: string[] = [];
-  @Injectable()
-  class Misspelled {
-    onModuleInt() {
-      log.push('onModuleInt');
+claim(
+  `${page}#lifecycle-sequence`,
+  "request-scoped classes (also through bubbling) and lazy-loaded modules' providers get no hook calls",
+  async () => {
+    const log: string[] = [];
+    const RequestScoped = apply(Injectable({scope: Scope.REQUEST}), recorder('RequestScoped', log));
+    const Bubbled = recorder('Bubbled', log);
+    Injectable()(Bubbled);
+    Reflect.defineMetadata('design:paramtypes', [RequestScoped], Bubbled);
+    const LazyService = apply(Injectable(), recorder('LazyService', log));
+    const LazyModule = apply(Module({providers: [LazyService]}), recorder('LazyModule', log));
+    @Controller()
+    class HelloController {
+      constructor(readonly bubbled: any) {}
+      @Get()
+      hello() {
+        return 'hi';
+      }
     }
-    onApplicationBootstrap() {
-      log.push('onApplicationBootstrap');
-    }
-  }
-  @Module({providers: [Misspelled]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
-  await app.init();
-  expect(log).toEqual(['onApplicationBootstrap']);
-  await app.close();
-});
+    Reflect.defineMetadata('design:paramtypes', [Bubbled], HelloController);
+    @Module({controllers: [HelloController], providers: [RequestScoped, Bubbled]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+    const base = await listen(app);
+    expect(await (await fetch(base)).text()).toBe('hi');
+    await app.get(LazyModuleLoader).load(() => LazyModule);
+    await app.close();
+    expect(log).toEqual([]);
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#asynchronous-initialization`, `init() waits for BreedsService's async onModuleInit() before onApplicationBootstrap (${lang})`, async () => {
-    const set = samples(page, {
-      under: 'asynchronous-initialization',
-      lang,
-      files: {
-        'breeds.repository': `import { Injectable } from '@nestjs/common';
+  claim(
+    `${page}#usage`,
+    `CatsService's onModuleInit() runs on init and logs its cat count (${lang})`,
+    async () => {
+      const {CatsService} = samples(page, {under: 'usage', lang}).require('cats.service');
+      @Module({providers: [CatsService]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+      const {lines} = await captureLog(() => app.init());
+      expect(lines).toEqual(['CatsService is ready with 1 cat(s).']);
+      await app.close();
+    },
+  );
+}
+
+claim(
+  `${page}#usage`,
+  'Nest finds a hook by its method name; a misspelled name is silently ignored',
+  async () => {
+    const log: string[] = [];
+    @Injectable()
+    class Misspelled {
+      onModuleInt() {
+        log.push('onModuleInt');
+      }
+      onApplicationBootstrap() {
+        log.push('onApplicationBootstrap');
+      }
+    }
+    @Module({providers: [Misspelled]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+    await app.init();
+    expect(log).toEqual(['onApplicationBootstrap']);
+    await app.close();
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(
+    `${page}#asynchronous-initialization`,
+    `init() waits for BreedsService's async onModuleInit() before onApplicationBootstrap (${lang})`,
+    async () => {
+      const set = samples(page, {
+        under: 'asynchronous-initialization',
+        lang,
+        files: {
+          'breeds.repository': `import { Injectable } from '@nestjs/common';
 @Injectable()
 export class BreedsRepository {
   findAllNames() {
     return new Promise((resolve) => setTimeout(() => resolve(['Tabby', 'Siamese']), 150));
   }
 }`,
-      },
-    });
-    const {BreedsService} = set.require('breeds.service');
-    const {BreedsRepository} = set.require('breeds.repository');
-    const seen: boolean[] = [];
-    @Injectable()
-    class Observer {
-      constructor(readonly breeds: any) {}
-      onApplicationBootstrap() {
-        seen.push(this.breeds.isKnown('Siamese'));
+        },
+      });
+      const {BreedsService} = set.require('breeds.service');
+      const {BreedsRepository} = set.require('breeds.repository');
+      const seen: boolean[] = [];
+      @Injectable()
+      class Observer {
+        constructor(readonly breeds: any) {}
+        onApplicationBootstrap() {
+          seen.push(this.breeds.isKnown('Siamese'));
+        }
       }
-    }
-    Reflect.defineMetadata('design:paramtypes', [BreedsService], Observer);
-    @Module({providers: [BreedsService, BreedsRepository, Observer]})
-    class AppModule {}
-    const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
-    await app.init();
-    expect(seen).toEqual([true]);
-    expect(app.get(BreedsService).isKnown('Tabby')).toBe(true);
-    await app.close();
-  });
+      Reflect.defineMetadata('design:paramtypes', [BreedsService], Observer);
+      @Module({providers: [BreedsService, BreedsRepository, Observer]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+      await app.init();
+      expect(seen).toEqual([true]);
+      expect(app.get(BreedsService).isKnown('Tabby')).toBe(true);
+      await app.close();
+    },
+  );
 }
 
-claim(`${page}#asynchronous-initialization`, 'a promise returned by onModuleDestroy() is awaited before beforeApplicationShutdown()', async () => {
-  const log: string[] = [];
-  @Injectable()
-  class Slow {
-    async onModuleDestroy() {
-      await new Promise((r) => setTimeout(r, 100));
-      log.push('destroyed');
+claim(
+  `${page}#asynchronous-initialization`,
+  'a promise returned by onModuleDestroy() is awaited before beforeApplicationShutdown()',
+  async () => {
+    const log: string[] = [];
+    @Injectable()
+    class Slow {
+      async onModuleDestroy() {
+        await new Promise((r) => setTimeout(r, 100));
+        log.push('destroyed');
+      }
+      beforeApplicationShutdown() {
+        log.push('before shutdown');
+      }
     }
-    beforeApplicationShutdown() {
-      log.push('before shutdown');
-    }
-  }
-  @Module({providers: [Slow]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
-  await app.init();
-  await app.close();
-  expect(log).toEqual(['destroyed', 'before shutdown']);
-});
-
-for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#application-shutdown`, `with app.close(), MetricsService's hooks receive undefined and log "app.close()" (${lang})`, async () => {
-    const {MetricsService} = samples(page, {under: 'application-shutdown', lang}).require('metrics.service');
-    @Module({providers: [MetricsService]})
+    @Module({providers: [Slow]})
     class AppModule {}
     const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
     await app.init();
-    const {lines} = await captureLog(() => app.close());
-    expect(lines).toEqual(['Flushing metrics before shutdown (app.close())', 'Application stopped (app.close())']);
-  });
+    await app.close();
+    expect(log).toEqual(['destroyed', 'before shutdown']);
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(
+    `${page}#application-shutdown`,
+    `with app.close(), MetricsService's hooks receive undefined and log "app.close()" (${lang})`,
+    async () => {
+      const {MetricsService} = samples(page, {under: 'application-shutdown', lang}).require(
+        'metrics.service',
+      );
+      @Module({providers: [MetricsService]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+      await app.init();
+      const {lines} = await captureLog(() => app.close());
+      expect(lines).toEqual([
+        'Flushing metrics before shutdown (app.close())',
+        'Application stopped (app.close())',
+      ]);
+    },
+  );
 }
 
 const signalScript = (main: string, throwing: boolean) => `
@@ -282,92 +359,135 @@ async function bootstrap() {
 bootstrap();
 `;
 
-claim(`${page}#application-shutdown`, 'on SIGTERM with enableShutdownHooks(): onModuleDestroy, beforeApplicationShutdown and onApplicationShutdown get "SIGTERM", then the signal ends the process', async () => {
-  const set = samples(page, {under: 'application-shutdown', lang: 'ts'});
-  set.require('metrics.service');
-  const result = await runScript(set.dir, 'signal.js', signalScript('app.enableShutdownHooks();', false), (line, child) => {
-    if (line.startsWith('listening')) child.kill('SIGTERM');
-  });
-  const lines = result.stdout.trim().split('\n');
-  // Without arguments, every signal of the ShutdownSignal enum is listened to (SIGUSR2 among them).
-  expect(lines[0]).toBe('listening [1,1,1,1]');
-  expect(lines.slice(1)).toEqual(['onModuleDestroy', 'Flushing metrics before shutdown (SIGTERM)', 'Application stopped (SIGTERM)']);
-  expect(result.signal).toBe('SIGTERM');
-});
+claim(
+  `${page}#application-shutdown`,
+  'on SIGTERM with enableShutdownHooks(): onModuleDestroy, beforeApplicationShutdown and onApplicationShutdown get "SIGTERM", then the signal ends the process',
+  async () => {
+    const set = samples(page, {under: 'application-shutdown', lang: 'ts'});
+    set.require('metrics.service');
+    const result = await runScript(
+      set.dir,
+      'signal.js',
+      signalScript('app.enableShutdownHooks();', false),
+      (line, child) => {
+        if (line.startsWith('listening')) child.kill('SIGTERM');
+      },
+    );
+    const lines = result.stdout.trim().split('\n');
+    // Without arguments, every signal of the ShutdownSignal enum is listened to (SIGUSR2 among them).
+    expect(lines[0]).toBe('listening [1,1,1,1]');
+    expect(lines.slice(1)).toEqual([
+      'onModuleDestroy',
+      'Flushing metrics before shutdown (SIGTERM)',
+      'Application stopped (SIGTERM)',
+    ]);
+    expect(result.signal).toBe('SIGTERM');
+  },
+);
 
-claim(`${page}#application-shutdown`, 'enableShutdownHooks([\'SIGTERM\', \'SIGINT\']) listens to those two signals only', async () => {
-  const set = samples(page, {under: 'application-shutdown', lang: 'ts'});
-  set.require('metrics.service');
-  const result = await runScript(set.dir, 'signal-list.js', signalScript("app.enableShutdownHooks(['SIGTERM', 'SIGINT']);", false), (line, child) => {
-    if (line.startsWith('listening')) child.kill('SIGINT');
-  });
-  const lines = result.stdout.trim().split('\n');
-  expect(lines[0]).toBe('listening [1,1,0,0]');
-  expect(lines.slice(1)).toEqual(['onModuleDestroy', 'Flushing metrics before shutdown (SIGINT)', 'Application stopped (SIGINT)']);
-  expect(result.signal).toBe('SIGINT');
-});
+claim(
+  `${page}#application-shutdown`,
+  "enableShutdownHooks(['SIGTERM', 'SIGINT']) listens to those two signals only",
+  async () => {
+    const set = samples(page, {under: 'application-shutdown', lang: 'ts'});
+    set.require('metrics.service');
+    const result = await runScript(
+      set.dir,
+      'signal-list.js',
+      signalScript("app.enableShutdownHooks(['SIGTERM', 'SIGINT']);", false),
+      (line, child) => {
+        if (line.startsWith('listening')) child.kill('SIGINT');
+      },
+    );
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toBe('listening [1,1,0,0]');
+    expect(lines.slice(1)).toEqual([
+      'onModuleDestroy',
+      'Flushing metrics before shutdown (SIGINT)',
+      'Application stopped (SIGINT)',
+    ]);
+    expect(result.signal).toBe('SIGINT');
+  },
+);
 
-claim(`${page}#application-shutdown`, 'a hook that throws during the signal-driven shutdown is logged, and the process exits with code 1', async () => {
-  const set = samples(page, {under: 'application-shutdown', lang: 'ts'});
-  set.require('metrics.service');
-  const result = await runScript(set.dir, 'signal-throw.js', signalScript('app.enableShutdownHooks();', true), (line, child) => {
-    if (line.startsWith('listening')) child.kill('SIGTERM');
-  });
-  expect(result.stdout).toContain('onModuleDestroy');
-  expect(result.stdout).not.toContain('Application stopped');
-  expect(result.stderr).toContain('destroy failed');
-  expect(result.code).toBe(1);
-  expect(result.signal).toBe(null);
-});
+claim(
+  `${page}#application-shutdown`,
+  'a hook that throws during the signal-driven shutdown is logged, and the process exits with code 1',
+  async () => {
+    const set = samples(page, {under: 'application-shutdown', lang: 'ts'});
+    set.require('metrics.service');
+    const result = await runScript(
+      set.dir,
+      'signal-throw.js',
+      signalScript('app.enableShutdownHooks();', true),
+      (line, child) => {
+        if (line.startsWith('listening')) child.kill('SIGTERM');
+      },
+    );
+    expect(result.stdout).toContain('onModuleDestroy');
+    expect(result.stdout).not.toContain('Application stopped');
+    expect(result.stderr).toContain('destroy failed');
+    expect(result.code).toBe(1);
+    expect(result.signal).toBe(null);
+  },
+);
 
-claim(`${page}#application-shutdown`, 'each app with shutdown hooks adds one listener per signal, and app.close() removes them', async () => {
-  @Module({})
-  class AppModule {}
-  const before = process.listenerCount('SIGTERM');
-  const first = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
-  first.enableShutdownHooks(['SIGTERM']);
-  await first.init();
-  const second = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
-  second.enableShutdownHooks(['SIGTERM']);
-  await second.init();
-  expect(process.listenerCount('SIGTERM')).toBe(before + 2);
-  await first.close();
-  await second.close();
-  expect(process.listenerCount('SIGTERM')).toBe(before);
-});
+claim(
+  `${page}#application-shutdown`,
+  'each app with shutdown hooks adds one listener per signal, and app.close() removes them',
+  async () => {
+    @Module({})
+    class AppModule {}
+    const before = process.listenerCount('SIGTERM');
+    const first = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+    first.enableShutdownHooks(['SIGTERM']);
+    await first.init();
+    const second = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+    second.enableShutdownHooks(['SIGTERM']);
+    await second.init();
+    expect(process.listenerCount('SIGTERM')).toBe(before + 2);
+    await first.close();
+    await second.close();
+    expect(process.listenerCount('SIGTERM')).toBe(before);
+  },
+);
 
-claim(`${page}#lifecycle-sequence`, 'a guard bound with @UseGuards() and a middleware class applied in configure() receive onModuleInit() too', async () => {
-  const {UseGuards} = nest('@nestjs/common');
-  const log: string[] = [];
-  @Injectable()
-  class AuthGuard {
-    canActivate() {
-      return true;
+claim(
+  `${page}#lifecycle-sequence`,
+  'a guard bound with @UseGuards() and a middleware class applied in configure() receive onModuleInit() too',
+  async () => {
+    const {UseGuards} = nest('@nestjs/common');
+    const log: string[] = [];
+    @Injectable()
+    class AuthGuard {
+      canActivate() {
+        return true;
+      }
+      onModuleInit() {
+        log.push('AuthGuard');
+      }
     }
-    onModuleInit() {
-      log.push('AuthGuard');
+    @Injectable()
+    class LoggerMiddleware {
+      use(_req: unknown, _res: unknown, next: () => void) {
+        next();
+      }
+      onModuleInit() {
+        log.push('LoggerMiddleware');
+      }
     }
-  }
-  @Injectable()
-  class LoggerMiddleware {
-    use(_req: unknown, _res: unknown, next: () => void) {
-      next();
+    @Controller()
+    @UseGuards(AuthGuard)
+    class CatsController {}
+    class AppModule {
+      configure(consumer: any) {
+        consumer.apply(LoggerMiddleware).forRoutes('*');
+      }
     }
-    onModuleInit() {
-      log.push('LoggerMiddleware');
-    }
-  }
-  @Controller()
-  @UseGuards(AuthGuard)
-  class CatsController {}
-  class AppModule {
-    configure(consumer: any) {
-      consumer.apply(LoggerMiddleware).forRoutes('*');
-    }
-  }
-  Module({controllers: [CatsController]})(AppModule);
-  const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
-  await app.init();
-  expect(log.sort()).toEqual(['AuthGuard', 'LoggerMiddleware']);
-  await app.close();
-});
+    Module({controllers: [CatsController]})(AppModule);
+    const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+    await app.init();
+    expect(log.sort()).toEqual(['AuthGuard', 'LoggerMiddleware']);
+    await app.close();
+  },
+);

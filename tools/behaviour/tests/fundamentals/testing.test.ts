@@ -2,7 +2,8 @@
 import {expect, vi} from 'vitest';
 import {claim, samples, fragment, compileModule, nest, applyEdits} from '../../lib';
 
-const {Module, Injectable, Controller, Get, Scope, Inject, ConsoleLogger, UseGuards, Global} = nest('@nestjs/common');
+const {Module, Injectable, Controller, Get, Scope, Inject, ConsoleLogger, UseGuards, Global} =
+  nest('@nestjs/common');
 const {ContextIdFactory, APP_GUARD} = nest('@nestjs/core');
 const {Test} = nest('@nestjs/testing');
 const page = 'docs/fundamentals/testing.md';
@@ -39,7 +40,12 @@ export class CatsModule {}`,
  */
 async function runSpec(load: () => unknown): Promise<string[]> {
   const tests: [string, () => unknown][] = [];
-  const hooks = {beforeAll: [] as (() => unknown)[], beforeEach: [] as (() => unknown)[], afterEach: [] as (() => unknown)[], afterAll: [] as (() => unknown)[]};
+  const hooks = {
+    beforeAll: [] as (() => unknown)[],
+    beforeEach: [] as (() => unknown)[],
+    afterEach: [] as (() => unknown)[],
+    afterAll: [] as (() => unknown)[],
+  };
   const globals: Record<string, unknown> = {
     describe: (_name: string, body: () => void) => body(),
     it: (name: string, fn: () => unknown) => tests.push([name, fn]),
@@ -50,7 +56,9 @@ async function runSpec(load: () => unknown): Promise<string[]> {
     jest: vi,
     expect,
   };
-  const saved = Object.fromEntries(Object.keys(globals).map((key) => [key, (globalThis as any)[key]]));
+  const saved = Object.fromEntries(
+    Object.keys(globals).map((key) => [key, (globalThis as any)[key]]),
+  );
   Object.assign(globalThis, globals);
   const ran: string[] = [];
   try {
@@ -71,26 +79,54 @@ async function runSpec(load: () => unknown): Promise<string[]> {
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#unit-testing`, `the isolated CatsController spec passes: new CatsController(new CatsService()) with a spied findAll() (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'cats.controller.spec': 1}, files: lang === 'ts' ? files : jsFiles()});
-    expect(await runSpec(() => set.require('cats.controller.spec'))).toEqual(['returns the cats provided by the service']);
-  });
+  claim(
+    `${page}#unit-testing`,
+    `the isolated CatsController spec passes: new CatsController(new CatsService()) with a spied findAll() (${lang})`,
+    async () => {
+      const set = samples(page, {
+        lang,
+        pick: {'cats.controller.spec': 1},
+        files: lang === 'ts' ? files : jsFiles(),
+      });
+      expect(await runSpec(() => set.require('cats.controller.spec'))).toEqual([
+        'returns the cats provided by the service',
+      ]);
+    },
+  );
 
-  claim(`${page}#testing-utilities`, `the CatsController spec built with Test.createTestingModule() passes (${lang})`, async () => {
-    const set = samples(page, {lang, pick: {'cats.controller.spec': 2}, files: lang === 'ts' ? files : jsFiles()});
-    expect(await runSpec(() => set.require('cats.controller.spec'))).toEqual(['returns the cats provided by the service']);
-  });
+  claim(
+    `${page}#testing-utilities`,
+    `the CatsController spec built with Test.createTestingModule() passes (${lang})`,
+    async () => {
+      const set = samples(page, {
+        lang,
+        pick: {'cats.controller.spec': 2},
+        files: lang === 'ts' ? files : jsFiles(),
+      });
+      expect(await runSpec(() => set.require('cats.controller.spec'))).toEqual([
+        'returns the cats provided by the service',
+      ]);
+    },
+  );
 
-  claim(`${page}#end-to-end-testing`, `the Cats e2e spec passes: overrideProvider(CatsService).useValue(), createNestApplication(), init(), supertest GET /cats (${lang})`, async () => {
-    const set = samples(page, {
-      lang,
-      files: lang === 'ts' ? files : jsFiles(),
-      // The Nest 8 starter compiles without esModuleInterop, where this namespace import is callable;
-      // the suite compiles with it on, so it takes the CommonJS export directly.
-      edit: {'test/cats.e2e-spec': [["import * as request from 'supertest';", "const request = require('supertest');"]]},
-    });
-    expect(await runSpec(() => set.require('test/cats.e2e-spec'))).toEqual(['GET /cats']);
-  });
+  claim(
+    `${page}#end-to-end-testing`,
+    `the Cats e2e spec passes: overrideProvider(CatsService).useValue(), createNestApplication(), init(), supertest GET /cats (${lang})`,
+    async () => {
+      const set = samples(page, {
+        lang,
+        files: lang === 'ts' ? files : jsFiles(),
+        // The Nest 8 starter compiles without esModuleInterop, where this namespace import is callable;
+        // the suite compiles with it on, so it takes the CommonJS export directly.
+        edit: {
+          'test/cats.e2e-spec': [
+            ["import * as request from 'supertest';", "const request = require('supertest');"],
+          ],
+        },
+      });
+      expect(await runSpec(() => set.require('test/cats.e2e-spec'))).toEqual(['GET /cats']);
+    },
+  );
 }
 
 function jsFiles() {
@@ -116,324 +152,447 @@ export class CatsController {
 
 function catsSet() {
   const set = samples(page, {pick: {'cats.controller.spec': 1}, files});
-  return {CatsService: set.require('cats.service').CatsService, CatsController: set.require('cats.controller').CatsController, CatsModule: set.require('cats.module').CatsModule};
+  return {
+    CatsService: set.require('cats.service').CatsService,
+    CatsController: set.require('cats.controller').CatsController,
+    CatsModule: set.require('cats.module').CatsModule,
+  };
 }
 
-claim(`${page}#testing-utilities`, 'the testing module\'s get() finds providers of imported modules; select(Module).get(token, { strict: true }) limits the lookup', async () => {
-  const {CatsService, CatsModule} = catsSet();
-  @Injectable()
-  class OtherService {}
-  const moduleRef = await Test.createTestingModule({imports: [CatsModule], providers: [OtherService]}).compile();
-  expect(moduleRef.get(CatsService)).toBeInstanceOf(CatsService);
-  expect(moduleRef.select(CatsModule).get(CatsService, {strict: true})).toBe(moduleRef.get(CatsService));
-  expect(() => moduleRef.select(CatsModule).get(OtherService, {strict: true})).toThrow(/Nest could not find OtherService/);
-  await moduleRef.close();
-});
-
-claim(`${page}#testing-utilities`, 'resolve() returns a request-scoped provider, a new instance on each call without a context id', async () => {
-  @Injectable({scope: Scope.REQUEST})
-  class CatsService {}
-  const moduleRef = await Test.createTestingModule({providers: [CatsService]}).compile();
-  const first = await moduleRef.resolve(CatsService);
-  expect(first).toBeInstanceOf(CatsService);
-  expect(await moduleRef.resolve(CatsService)).not.toBe(first);
-  await moduleRef.close();
-});
-
-claim(`${page}#overriding-providers`, 'overrideProvider() replaces a provider of an imported module with useValue(), useClass() or useFactory({ factory, inject })', async () => {
-  const {CatsService, CatsController, CatsModule} = catsSet();
-  const cats = [{name: 'Tom', age: 3, breed: 'Tabby'}];
-  const byValue = await Test.createTestingModule({imports: [CatsModule]}).overrideProvider(CatsService).useValue({findAll: () => cats}).compile();
-  expect(await byValue.get(CatsController).findAll()).toBe(cats);
-  class FakeCatsService {
-    findAll() {
-      return ['fake'];
-    }
-  }
-  const byClass = await Test.createTestingModule({imports: [CatsModule]}).overrideProvider(CatsService).useClass(FakeCatsService).compile();
-  expect(byClass.get(CatsService)).toBeInstanceOf(FakeCatsService);
-  expect(await byClass.get(CatsController).findAll()).toEqual(['fake']);
-  // The factory's inject tokens are resolved where CatsService is declared (CatsModule): a global module provides PREFIX.
-  @Global()
-  @Module({providers: [{provide: 'PREFIX', useValue: 'made by factory'}], exports: ['PREFIX']})
-  class PrefixModule {}
-  const byFactory = await Test.createTestingModule({imports: [CatsModule, PrefixModule]})
-    .overrideProvider(CatsService)
-    .useFactory({factory: (prefix: string) => ({findAll: () => [prefix]}), inject: ['PREFIX']})
-    .compile();
-  expect(await byFactory.get(CatsController).findAll()).toEqual(['made by factory']);
-  const notVisible = await Test.createTestingModule({imports: [CatsModule], providers: [{provide: 'PREFIX', useValue: 'root only'}]})
-    .overrideProvider(CatsService)
-    .useFactory({factory: (prefix: string) => ({findAll: () => [prefix]}), inject: ['PREFIX']})
-    .compile()
-    .then(
-      () => null,
-      (e: Error) => e,
+claim(
+  `${page}#testing-utilities`,
+  "the testing module's get() finds providers of imported modules; select(Module).get(token, { strict: true }) limits the lookup",
+  async () => {
+    const {CatsService, CatsModule} = catsSet();
+    @Injectable()
+    class OtherService {}
+    const moduleRef = await Test.createTestingModule({
+      imports: [CatsModule],
+      providers: [OtherService],
+    }).compile();
+    expect(moduleRef.get(CatsService)).toBeInstanceOf(CatsService);
+    expect(moduleRef.select(CatsModule).get(CatsService, {strict: true})).toBe(
+      moduleRef.get(CatsService),
     );
-  expect(notVisible?.message).toMatch(/argument PREFIX at index \[0\] is available in the CatsModule context/);
-  await Promise.all([byValue.close(), byClass.close(), byFactory.close()]);
-});
-
-claim(`${page}#overriding-providers`, 'overrideGuard() replaces a guard bound with @UseGuards()', async () => {
-  class DenyGuard {
-    canActivate() {
-      return false;
-    }
-  }
-  @Controller('secret')
-  @UseGuards(DenyGuard)
-  class SecretController {
-    @Get()
-    get() {
-      return 'open';
-    }
-  }
-  const moduleRef = await Test.createTestingModule({controllers: [SecretController]})
-    .overrideGuard(DenyGuard)
-    .useValue({canActivate: () => true})
-    .compile();
-  const app = moduleRef.createNestApplication(undefined, {logger: false});
-  await app.init();
-  const request = require('supertest');
-  await request(app.getHttpServer()).get('/secret').expect(200, 'open');
-  await app.close();
-});
-
-claim(`${page}#lifecycle-hooks-in-unit-tests`, 'compile() calls no onModuleInit()/onApplicationBootstrap(); moduleRef.init() calls them in order', async () => {
-  const log: string[] = [];
-  @Injectable()
-  class WarmCache {
-    onModuleInit() {
-      log.push('onModuleInit');
-    }
-    onApplicationBootstrap() {
-      log.push('onApplicationBootstrap');
-    }
-  }
-  const moduleRef = await Test.createTestingModule({providers: [WarmCache]}).compile();
-  expect(log).toEqual([]);
-  await moduleRef.init();
-  expect(log).toEqual(['onModuleInit', 'onApplicationBootstrap']);
-  await moduleRef.close();
-});
-
-claim(`${page}#testing-enhancers-in-isolation`, 'the RolesGuard spec (with a hand-made ExecutionContext and a stubbed reflector.get()) passes against the execution context chapter\'s guard', async () => {
-  const guardSet = samples('docs/fundamentals/execution-context.md', {pick: {'roles.guard': 1}});
-  const spec = fragment(page, 'testing-enhancers-in-isolation', "describe('RolesGuard'").value;
-  const source = applyEdits('roles.guard.spec', spec, [["import { RolesGuard } from './roles.guard';", `const { RolesGuard } = require(${JSON.stringify(`${guardSet.dir}/roles.guard.js`)});`]]);
-  guardSet.require('roles.guard');
-  expect(await runSpec(() => compileModule(source, 'roles.guard.spec'))).toEqual(['lets admins through']);
-});
-
-claim(`${page}#auto-mocking`, 'useMocker(): the factory supplies missing dependencies, registered providers keep precedence, and a falsy result ends in the unresolved dependency error', async () => {
-  const {CatsService, CatsController} = catsSet();
-  const asked: unknown[] = [];
-  const factory = (token: unknown) => {
-    asked.push(token);
-    if (token === CatsService) return {findAll: () => [{name: 'Tom', age: 3, breed: 'Tabby'}]};
-    return undefined;
-  };
-  const moduleRef = await Test.createTestingModule({controllers: [CatsController]}).useMocker(factory).compile();
-  expect(await moduleRef.get(CatsController).findAll()).toEqual([{name: 'Tom', age: 3, breed: 'Tabby'}]);
-  expect(asked).toEqual([CatsService]);
-  asked.length = 0;
-  const withReal = await Test.createTestingModule({controllers: [CatsController], providers: [CatsService]}).useMocker(factory).compile();
-  expect(withReal.get(CatsController).catsService).toBeInstanceOf(CatsService);
-  expect(asked).toEqual([]);
-  @Injectable()
-  class Unknown {}
-  @Injectable()
-  class NeedsUnknown {
-    constructor(readonly unknown: Unknown) {}
-  }
-  const error = await Test.createTestingModule({providers: [NeedsUnknown]})
-    .useMocker(factory)
-    .compile()
-    .then(
-      () => null,
-      (e: Error) => e,
+    expect(() => moduleRef.select(CatsModule).get(OtherService, {strict: true})).toThrow(
+      /Nest could not find OtherService/,
     );
-  expect(error?.message).toMatch(/^Nest can't resolve dependencies of the NeedsUnknown \(\?\)/);
-});
+    await moduleRef.close();
+  },
+);
 
-claim(`${page}#auto-mocking`, 'useMocker(): the factory is called once per consumer that misses a token, so two consumers get two mocks', async () => {
-  @Injectable()
-  class Clock {}
-  @Injectable()
-  class A {
-    constructor(readonly clock: Clock) {}
-  }
-  @Injectable()
-  class B {
-    constructor(readonly clock: Clock) {}
-  }
-  let calls = 0;
-  const moduleRef = await Test.createTestingModule({providers: [A, B]})
-    .useMocker(() => {
-      calls += 1;
-      return {now: () => calls};
+claim(
+  `${page}#testing-utilities`,
+  'resolve() returns a request-scoped provider, a new instance on each call without a context id',
+  async () => {
+    @Injectable({scope: Scope.REQUEST})
+    class CatsService {}
+    const moduleRef = await Test.createTestingModule({providers: [CatsService]}).compile();
+    const first = await moduleRef.resolve(CatsService);
+    expect(first).toBeInstanceOf(CatsService);
+    expect(await moduleRef.resolve(CatsService)).not.toBe(first);
+    await moduleRef.close();
+  },
+);
+
+claim(
+  `${page}#overriding-providers`,
+  'overrideProvider() replaces a provider of an imported module with useValue(), useClass() or useFactory({ factory, inject })',
+  async () => {
+    const {CatsService, CatsController, CatsModule} = catsSet();
+    const cats = [{name: 'Tom', age: 3, breed: 'Tabby'}];
+    const byValue = await Test.createTestingModule({imports: [CatsModule]})
+      .overrideProvider(CatsService)
+      .useValue({findAll: () => cats})
+      .compile();
+    expect(await byValue.get(CatsController).findAll()).toBe(cats);
+    class FakeCatsService {
+      findAll() {
+        return ['fake'];
+      }
+    }
+    const byClass = await Test.createTestingModule({imports: [CatsModule]})
+      .overrideProvider(CatsService)
+      .useClass(FakeCatsService)
+      .compile();
+    expect(byClass.get(CatsService)).toBeInstanceOf(FakeCatsService);
+    expect(await byClass.get(CatsController).findAll()).toEqual(['fake']);
+    // The factory's inject tokens are resolved where CatsService is declared (CatsModule): a global module provides PREFIX.
+    @Global()
+    @Module({providers: [{provide: 'PREFIX', useValue: 'made by factory'}], exports: ['PREFIX']})
+    class PrefixModule {}
+    const byFactory = await Test.createTestingModule({imports: [CatsModule, PrefixModule]})
+      .overrideProvider(CatsService)
+      .useFactory({factory: (prefix: string) => ({findAll: () => [prefix]}), inject: ['PREFIX']})
+      .compile();
+    expect(await byFactory.get(CatsController).findAll()).toEqual(['made by factory']);
+    const notVisible = await Test.createTestingModule({
+      imports: [CatsModule],
+      providers: [{provide: 'PREFIX', useValue: 'root only'}],
     })
-    .compile();
-  expect(calls).toBe(2);
-  expect(moduleRef.get(A).clock).not.toBe(moduleRef.get(B).clock);
-});
+      .overrideProvider(CatsService)
+      .useFactory({factory: (prefix: string) => ({findAll: () => [prefix]}), inject: ['PREFIX']})
+      .compile()
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
+    expect(notVisible?.message).toMatch(
+      /argument PREFIX at index \[0\] is available in the CatsModule context/,
+    );
+    await Promise.all([byValue.close(), byClass.close(), byFactory.close()]);
+  },
+);
 
-claim(`${page}#keeping-e2e-tests-reliable`, 'the testing module prints only errors; createNestApplication(undefined, { logger: false }) silences them; setLogger() shows everything', async () => {
-  const {CatsModule} = catsSet();
-  const written: string[] = [];
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => {
-    written.push(String(chunk));
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => {
-    written.push(String(chunk));
-    return true;
-  });
-  try {
-    const quiet = await Test.createTestingModule({imports: [CatsModule]}).compile();
-    const app = quiet.createNestApplication();
+claim(
+  `${page}#overriding-providers`,
+  'overrideGuard() replaces a guard bound with @UseGuards()',
+  async () => {
+    class DenyGuard {
+      canActivate() {
+        return false;
+      }
+    }
+    @Controller('secret')
+    @UseGuards(DenyGuard)
+    class SecretController {
+      @Get()
+      get() {
+        return 'open';
+      }
+    }
+    const moduleRef = await Test.createTestingModule({controllers: [SecretController]})
+      .overrideGuard(DenyGuard)
+      .useValue({canActivate: () => true})
+      .compile();
+    const app = moduleRef.createNestApplication(undefined, {logger: false});
     await app.init();
-    expect(written.join('')).toBe('');
-    await app.close();
-    const loud = await Test.createTestingModule({imports: [CatsModule]}).setLogger(new ConsoleLogger()).compile();
-    const loudApp = loud.createNestApplication();
-    await loudApp.init();
-    await loudApp.close();
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  const text = written.join('').replace(/\x1b\[[0-9;]*m/g, '');
-  expect(text).toMatch(/Mapped \{\/cats, GET\} route/);
-  expect(text).toMatch(/CatsModule dependencies initialized/);
-});
-
-claim(`${page}#keeping-e2e-tests-reliable`, 'an error logged by the test application is printed unless logger: false', async () => {
-  @Controller()
-  class BrokenController {
-    @Get()
-    broken() {
-      throw new Error('kaboom');
-    }
-  }
-  const request = require('supertest');
-  const written: string[] = [];
-  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => {
-    written.push(String(chunk));
-    return true;
-  });
-  try {
-    const moduleRef = await Test.createTestingModule({controllers: [BrokenController]}).compile();
-    const app = moduleRef.createNestApplication();
-    await app.init();
-    await request(app.getHttpServer()).get('/').expect(500);
-    await app.close();
-    expect(written.join('')).toMatch(/kaboom/);
-    written.length = 0;
-    const silent = (await Test.createTestingModule({controllers: [BrokenController]}).compile()).createNestApplication(undefined, {logger: false});
-    await silent.init();
-    await request(silent.getHttpServer()).get('/').expect(500);
-    await silent.close();
-    expect(written.join('')).toBe('');
-  } finally {
-    spy.mockRestore();
-  }
-});
-
-claim(`${page}#testing-with-fastify`, 'the Fastify e2e sample: createNestApplication(new FastifyAdapter()), init(), ready(), app.inject() answers 200', async () => {
-  const fence = fragment(page, 'testing-with-fastify', 'FastifyAdapter');
-  const set = samples(page, {pick: {'cats.controller.spec': 1}, files});
-  const source = applyEdits('fastify.e2e-spec', fence.value, [["import { CatsModule } from '../src/cats/cats.module';", `const { CatsModule } = require(${JSON.stringify(`${set.dir}/cats.module.js`)});`]]);
-  expect(await runSpec(() => compileModule(source, 'cats-fastify.e2e-spec'))).toEqual(['GET /cats']);
-});
-
-claim(`${page}#overriding-globally-registered-enhancers`, 'with APP_GUARD useExisting JwtAuthGuard, overrideProvider(JwtAuthGuard).useClass(AllowAllGuard) replaces the global guard', async () => {
-  @Injectable()
-  class JwtAuthGuard {
-    canActivate() {
-      return false;
-    }
-  }
-  @Injectable()
-  class AllowAllGuard {
-    canActivate() {
-      return true;
-    }
-  }
-  @Controller('cats')
-  class CatsController {
-    @Get()
-    findAll() {
-      return 'cats';
-    }
-  }
-  const fence = fragment(page, 'overriding-globally-registered-enhancers', 'useExisting: JwtAuthGuard');
-  (globalThis as any).__testingGuards = {JwtAuthGuard};
-  const {AppModule} = compileModule(
-    applyEdits('app.module', fence.value, [["import { JwtAuthGuard } from './auth/jwt-auth.guard';", 'const { JwtAuthGuard } = (globalThis as any).__testingGuards;']]),
-    'testing-app.module',
-  );
-  @Module({imports: [AppModule], controllers: [CatsController]})
-  class RootModule {}
-  void APP_GUARD;
-  const request = require('supertest');
-  const real = (await Test.createTestingModule({imports: [RootModule]}).compile()).createNestApplication(undefined, {logger: false});
-  await real.init();
-  await request(real.getHttpServer()).get('/cats').expect(403);
-  await real.close();
-  const moduleRef = await Test.createTestingModule({imports: [RootModule]}).overrideProvider(JwtAuthGuard).useClass(AllowAllGuard).compile();
-  const app = moduleRef.createNestApplication(undefined, {logger: false});
-  await app.init();
-  await request(app.getHttpServer()).get('/cats').expect(200, 'cats');
-  await app.close();
-});
-
-claim(`${page}#testing-request-scoped-instances`, 'with ContextIdFactory.getByRequest() spied to return a shared id, resolve(CatsService, sharedContextId) is the instance requests use', async () => {
-  @Injectable({scope: Scope.REQUEST})
-  class CatsService {
-    calls = 0;
-    findAll() {
-      this.calls += 1;
-      return [];
-    }
-  }
-  @Controller('cats')
-  class CatsController {
-    constructor(@Inject(CatsService) private readonly catsService: any) {}
-    @Get()
-    findAll() {
-      return this.catsService.findAll();
-    }
-  }
-  const moduleRef = await Test.createTestingModule({controllers: [CatsController], providers: [CatsService]}).compile();
-  const app = moduleRef.createNestApplication(undefined, {logger: false});
-  await app.init();
-  const sharedContextId = ContextIdFactory.create();
-  vi.spyOn(ContextIdFactory, 'getByRequest').mockReturnValue(sharedContextId);
-  try {
-    const catsService = await moduleRef.resolve(CatsService, sharedContextId);
     const request = require('supertest');
-    await request(app.getHttpServer()).get('/cats').expect(200);
-    await request(app.getHttpServer()).get('/cats').expect(200);
-    expect(catsService.calls).toBe(2);
-  } finally {
-    vi.restoreAllMocks();
+    await request(app.getHttpServer()).get('/secret').expect(200, 'open');
     await app.close();
-  }
-});
+  },
+);
 
-claim(`${page}#closing-the-testing-module`, 'moduleRef.close() runs the shutdown hooks of a testing module used on its own', async () => {
-  const log: string[] = [];
-  @Injectable()
-  class Pool {
-    onModuleDestroy() {
-      log.push('onModuleDestroy');
+claim(
+  `${page}#lifecycle-hooks-in-unit-tests`,
+  'compile() calls no onModuleInit()/onApplicationBootstrap(); moduleRef.init() calls them in order',
+  async () => {
+    const log: string[] = [];
+    @Injectable()
+    class WarmCache {
+      onModuleInit() {
+        log.push('onModuleInit');
+      }
+      onApplicationBootstrap() {
+        log.push('onApplicationBootstrap');
+      }
     }
-    onApplicationShutdown() {
-      log.push('onApplicationShutdown');
+    const moduleRef = await Test.createTestingModule({providers: [WarmCache]}).compile();
+    expect(log).toEqual([]);
+    await moduleRef.init();
+    expect(log).toEqual(['onModuleInit', 'onApplicationBootstrap']);
+    await moduleRef.close();
+  },
+);
+
+claim(
+  `${page}#testing-enhancers-in-isolation`,
+  "the RolesGuard spec (with a hand-made ExecutionContext and a stubbed reflector.get()) passes against the execution context chapter's guard",
+  async () => {
+    const guardSet = samples('docs/fundamentals/execution-context.md', {pick: {'roles.guard': 1}});
+    const spec = fragment(page, 'testing-enhancers-in-isolation', "describe('RolesGuard'").value;
+    const source = applyEdits('roles.guard.spec', spec, [
+      [
+        "import { RolesGuard } from './roles.guard';",
+        `const { RolesGuard } = require(${JSON.stringify(`${guardSet.dir}/roles.guard.js`)});`,
+      ],
+    ]);
+    guardSet.require('roles.guard');
+    expect(await runSpec(() => compileModule(source, 'roles.guard.spec'))).toEqual([
+      'lets admins through',
+    ]);
+  },
+);
+
+claim(
+  `${page}#auto-mocking`,
+  'useMocker(): the factory supplies missing dependencies, registered providers keep precedence, and a falsy result ends in the unresolved dependency error',
+  async () => {
+    const {CatsService, CatsController} = catsSet();
+    const asked: unknown[] = [];
+    const factory = (token: unknown) => {
+      asked.push(token);
+      if (token === CatsService) return {findAll: () => [{name: 'Tom', age: 3, breed: 'Tabby'}]};
+      return undefined;
+    };
+    const moduleRef = await Test.createTestingModule({controllers: [CatsController]})
+      .useMocker(factory)
+      .compile();
+    expect(await moduleRef.get(CatsController).findAll()).toEqual([
+      {name: 'Tom', age: 3, breed: 'Tabby'},
+    ]);
+    expect(asked).toEqual([CatsService]);
+    asked.length = 0;
+    const withReal = await Test.createTestingModule({
+      controllers: [CatsController],
+      providers: [CatsService],
+    })
+      .useMocker(factory)
+      .compile();
+    expect(withReal.get(CatsController).catsService).toBeInstanceOf(CatsService);
+    expect(asked).toEqual([]);
+    @Injectable()
+    class Unknown {}
+    @Injectable()
+    class NeedsUnknown {
+      constructor(readonly unknown: Unknown) {}
     }
-  }
-  const moduleRef = await Test.createTestingModule({providers: [Pool]}).compile();
-  await moduleRef.close();
-  expect(log).toEqual(['onModuleDestroy', 'onApplicationShutdown']);
-});
+    const error = await Test.createTestingModule({providers: [NeedsUnknown]})
+      .useMocker(factory)
+      .compile()
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
+    expect(error?.message).toMatch(/^Nest can't resolve dependencies of the NeedsUnknown \(\?\)/);
+  },
+);
+
+claim(
+  `${page}#auto-mocking`,
+  'useMocker(): the factory is called once per consumer that misses a token, so two consumers get two mocks',
+  async () => {
+    @Injectable()
+    class Clock {}
+    @Injectable()
+    class A {
+      constructor(readonly clock: Clock) {}
+    }
+    @Injectable()
+    class B {
+      constructor(readonly clock: Clock) {}
+    }
+    let calls = 0;
+    const moduleRef = await Test.createTestingModule({providers: [A, B]})
+      .useMocker(() => {
+        calls += 1;
+        return {now: () => calls};
+      })
+      .compile();
+    expect(calls).toBe(2);
+    expect(moduleRef.get(A).clock).not.toBe(moduleRef.get(B).clock);
+  },
+);
+
+claim(
+  `${page}#keeping-e2e-tests-reliable`,
+  'the testing module prints only errors; createNestApplication(undefined, { logger: false }) silences them; setLogger() shows everything',
+  async () => {
+    const {CatsModule} = catsSet();
+    const written: string[] = [];
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const quiet = await Test.createTestingModule({imports: [CatsModule]}).compile();
+      const app = quiet.createNestApplication();
+      await app.init();
+      expect(written.join('')).toBe('');
+      await app.close();
+      const loud = await Test.createTestingModule({imports: [CatsModule]})
+        .setLogger(new ConsoleLogger())
+        .compile();
+      const loudApp = loud.createNestApplication();
+      await loudApp.init();
+      await loudApp.close();
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+    // eslint-disable-next-line no-control-regex -- strips ANSI colour codes from Nest's logger output
+    const text = written.join('').replace(/\x1b\[[0-9;]*m/g, '');
+    expect(text).toMatch(/Mapped \{\/cats, GET\} route/);
+    expect(text).toMatch(/CatsModule dependencies initialized/);
+  },
+);
+
+claim(
+  `${page}#keeping-e2e-tests-reliable`,
+  'an error logged by the test application is printed unless logger: false',
+  async () => {
+    @Controller()
+    class BrokenController {
+      @Get()
+      broken() {
+        throw new Error('kaboom');
+      }
+    }
+    const request = require('supertest');
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const moduleRef = await Test.createTestingModule({controllers: [BrokenController]}).compile();
+      const app = moduleRef.createNestApplication();
+      await app.init();
+      await request(app.getHttpServer()).get('/').expect(500);
+      await app.close();
+      expect(written.join('')).toMatch(/kaboom/);
+      written.length = 0;
+      const silent = (
+        await Test.createTestingModule({controllers: [BrokenController]}).compile()
+      ).createNestApplication(undefined, {logger: false});
+      await silent.init();
+      await request(silent.getHttpServer()).get('/').expect(500);
+      await silent.close();
+      expect(written.join('')).toBe('');
+    } finally {
+      spy.mockRestore();
+    }
+  },
+);
+
+claim(
+  `${page}#testing-with-fastify`,
+  'the Fastify e2e sample: createNestApplication(new FastifyAdapter()), init(), ready(), app.inject() answers 200',
+  async () => {
+    const fence = fragment(page, 'testing-with-fastify', 'FastifyAdapter');
+    const set = samples(page, {pick: {'cats.controller.spec': 1}, files});
+    const source = applyEdits('fastify.e2e-spec', fence.value, [
+      [
+        "import { CatsModule } from '../src/cats/cats.module';",
+        `const { CatsModule } = require(${JSON.stringify(`${set.dir}/cats.module.js`)});`,
+      ],
+    ]);
+    expect(await runSpec(() => compileModule(source, 'cats-fastify.e2e-spec'))).toEqual([
+      'GET /cats',
+    ]);
+  },
+);
+
+claim(
+  `${page}#overriding-globally-registered-enhancers`,
+  'with APP_GUARD useExisting JwtAuthGuard, overrideProvider(JwtAuthGuard).useClass(AllowAllGuard) replaces the global guard',
+  async () => {
+    @Injectable()
+    class JwtAuthGuard {
+      canActivate() {
+        return false;
+      }
+    }
+    @Injectable()
+    class AllowAllGuard {
+      canActivate() {
+        return true;
+      }
+    }
+    @Controller('cats')
+    class CatsController {
+      @Get()
+      findAll() {
+        return 'cats';
+      }
+    }
+    const fence = fragment(
+      page,
+      'overriding-globally-registered-enhancers',
+      'useExisting: JwtAuthGuard',
+    );
+    (globalThis as any).__testingGuards = {JwtAuthGuard};
+    const {AppModule} = compileModule(
+      applyEdits('app.module', fence.value, [
+        [
+          "import { JwtAuthGuard } from './auth/jwt-auth.guard';",
+          'const { JwtAuthGuard } = (globalThis as any).__testingGuards;',
+        ],
+      ]),
+      'testing-app.module',
+    );
+    @Module({imports: [AppModule], controllers: [CatsController]})
+    class RootModule {}
+    void APP_GUARD;
+    const request = require('supertest');
+    const real = (
+      await Test.createTestingModule({imports: [RootModule]}).compile()
+    ).createNestApplication(undefined, {logger: false});
+    await real.init();
+    await request(real.getHttpServer()).get('/cats').expect(403);
+    await real.close();
+    const moduleRef = await Test.createTestingModule({imports: [RootModule]})
+      .overrideProvider(JwtAuthGuard)
+      .useClass(AllowAllGuard)
+      .compile();
+    const app = moduleRef.createNestApplication(undefined, {logger: false});
+    await app.init();
+    await request(app.getHttpServer()).get('/cats').expect(200, 'cats');
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#testing-request-scoped-instances`,
+  'with ContextIdFactory.getByRequest() spied to return a shared id, resolve(CatsService, sharedContextId) is the instance requests use',
+  async () => {
+    @Injectable({scope: Scope.REQUEST})
+    class CatsService {
+      calls = 0;
+      findAll() {
+        this.calls += 1;
+        return [];
+      }
+    }
+    @Controller('cats')
+    class CatsController {
+      constructor(@Inject(CatsService) private readonly catsService: any) {}
+      @Get()
+      findAll() {
+        return this.catsService.findAll();
+      }
+    }
+    const moduleRef = await Test.createTestingModule({
+      controllers: [CatsController],
+      providers: [CatsService],
+    }).compile();
+    const app = moduleRef.createNestApplication(undefined, {logger: false});
+    await app.init();
+    const sharedContextId = ContextIdFactory.create();
+    vi.spyOn(ContextIdFactory, 'getByRequest').mockReturnValue(sharedContextId);
+    try {
+      const catsService = await moduleRef.resolve(CatsService, sharedContextId);
+      const request = require('supertest');
+      await request(app.getHttpServer()).get('/cats').expect(200);
+      await request(app.getHttpServer()).get('/cats').expect(200);
+      expect(catsService.calls).toBe(2);
+    } finally {
+      vi.restoreAllMocks();
+      await app.close();
+    }
+  },
+);
+
+claim(
+  `${page}#closing-the-testing-module`,
+  'moduleRef.close() runs the shutdown hooks of a testing module used on its own',
+  async () => {
+    const log: string[] = [];
+    @Injectable()
+    class Pool {
+      onModuleDestroy() {
+        log.push('onModuleDestroy');
+      }
+      onApplicationShutdown() {
+        log.push('onApplicationShutdown');
+      }
+    }
+    const moduleRef = await Test.createTestingModule({providers: [Pool]}).compile();
+    await moduleRef.close();
+    expect(log).toEqual(['onModuleDestroy', 'onApplicationShutdown']);
+  },
+);

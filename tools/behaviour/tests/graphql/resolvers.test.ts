@@ -4,7 +4,7 @@ import {start, gql, tempDir, type Started} from './_support';
 
 const {Module} = nest('@nestjs/common');
 const {GraphQLModule, GraphQLSchemaHost} = nest('@nestjs/graphql');
-const {printType, printSchema} = nest('graphql');
+const {printType} = nest('graphql');
 const page = 'docs/graphql/resolvers.md';
 
 const postsFiles = {
@@ -55,9 +55,13 @@ describe('the blog API of the page (code first)', () => {
     expectOutput(page, 'author-sdl', sdl(schema, 'Author'));
   });
 
-  claim(`${page}#code-first-resolver`, 'the resolver adds author(id: Int!): Author! to Query', () => {
-    expectOutput(page, 'author-query-sdl', sdl(schema, 'Query'));
-  });
+  claim(
+    `${page}#code-first-resolver`,
+    'the resolver adds author(id: Int!): Author! to Query',
+    () => {
+      expectOutput(page, 'author-query-sdl', sdl(schema, 'Query'));
+    },
+  );
 
   claim(`${page}#code-first-resolver`, 'the response mirrors the query under data', async () => {
     const query = fragment(page, 'code-first-resolver', 'query {').value;
@@ -65,18 +69,31 @@ describe('the blog API of the page (code first)', () => {
     expectOutput(page, 'author-response', body);
   });
 
-  claim(`${page}#descriptions-and-deprecation`, 'descriptions of the type and field and the deprecation reason reach the schema', () => {
-    const post = schema.getType('Post');
-    expect(post.description).toBe('A blog post written by an author');
-    expect(post.getFields().votes.description).toBe('Number of upvotes');
-    expect(post.getFields().headline.deprecationReason).toBe('Use the title field instead');
-    expect(printType(post)).toContain('headline: String @deprecated(reason: "Use the title field instead")');
-  });
+  claim(
+    `${page}#descriptions-and-deprecation`,
+    'descriptions of the type and field and the deprecation reason reach the schema',
+    () => {
+      const post = schema.getType('Post');
+      expect(post.description).toBe('A blog post written by an author');
+      expect(post.getFields().votes.description).toBe('Number of upvotes');
+      expect(post.getFields().headline.deprecationReason).toBe('Use the title field instead');
+      expect(printType(post)).toContain(
+        'headline: String @deprecated(reason: "Use the title field instead")',
+      );
+    },
+  );
 
-  claim(`${page}#code-first-resolver`, 'the posts field resolver receives the author as parent', async () => {
-    const {body} = await gql(`${started.base}/graphql`, '{ author(id: 2) { firstName posts { title } } }');
-    expect(body).toEqual({data: {author: {firstName: 'Grace', posts: [{title: 'Compilers'}]}}});
-  });
+  claim(
+    `${page}#code-first-resolver`,
+    'the posts field resolver receives the author as parent',
+    async () => {
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ author(id: 2) { firstName posts { title } } }',
+      );
+      expect(body).toEqual({data: {author: {firstName: 'Grace', posts: [{title: 'Compilers'}]}}});
+    },
+  );
 });
 
 /** A resolver class around a method fragment of the page, with the page's models and services. */
@@ -105,291 +122,523 @@ export { AuthorsService, PostsService, Author, Post };
 
 async function startWith(resolver: any, options: Record<string, unknown> = {}): Promise<Started> {
   const {FragmentResolver, AuthorsService, PostsService} = resolver;
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true, ...options})], providers: [FragmentResolver, AuthorsService, PostsService]})
+  @Module({
+    imports: [GraphQLModule.forRoot({autoSchemaFile: true, ...options})],
+    providers: [FragmentResolver, AuthorsService, PostsService],
+  })
   class AppModule {}
   return start(AppModule);
 }
 
-claim(`${page}#errors-and-missing-data`, 'a NotFoundException in a resolver gives the error body the page shows (code "404", the response, no path/locations), data null', async () => {
-  const method = fragment(page, 'errors-and-missing-data', 'NotFoundException').value;
-  const started = await startWith(resolverWith(method));
-  try {
-    const {status, body} = await gql(`${started.base}/graphql`, '{\n  author(id: 42) {\n    firstName\n  }\n}');
-    expect(status).toBe(200);
-    expectOutput(page, 'not-found-error', body);
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#errors-and-missing-data`,
+  'a NotFoundException in a resolver gives the error body the page shows (code "404", the response, no path/locations), data null',
+  async () => {
+    const method = fragment(page, 'errors-and-missing-data', 'NotFoundException').value;
+    const started = await startWith(resolverWith(method));
+    try {
+      const {status, body} = await gql(
+        `${started.base}/graphql`,
+        '{\n  author(id: 42) {\n    firstName\n  }\n}',
+      );
+      expect(status).toBe(200);
+      expectOutput(page, 'not-found-error', body);
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#errors-and-missing-data`, 'with autoTransformHttpErrors: false the error keeps path and locations, with code INTERNAL_SERVER_ERROR', async () => {
-  const method = fragment(page, 'errors-and-missing-data', 'NotFoundException').value;
-  const started = await startWith(resolverWith(method), {autoTransformHttpErrors: false, debug: false});
-  try {
-    const {body} = await gql(`${started.base}/graphql`, '{\n  author(id: 42) {\n    firstName\n  }\n}');
-    expect(body.errors[0]).toMatchObject({message: 'Author 42 not found', path: ['author'], locations: [{line: 2, column: 3}], extensions: {code: 'INTERNAL_SERVER_ERROR'}});
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#errors-and-missing-data`,
+  'with autoTransformHttpErrors: false the error keeps path and locations, with code INTERNAL_SERVER_ERROR',
+  async () => {
+    const method = fragment(page, 'errors-and-missing-data', 'NotFoundException').value;
+    const started = await startWith(resolverWith(method), {
+      autoTransformHttpErrors: false,
+      debug: false,
+    });
+    try {
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{\n  author(id: 42) {\n    firstName\n  }\n}',
+      );
+      expect(body.errors[0]).toMatchObject({
+        message: 'Author 42 not found',
+        path: ['author'],
+        locations: [{line: 2, column: 3}],
+        extensions: {code: 'INTERNAL_SERVER_ERROR'},
+      });
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#errors-and-missing-data`, 'a 400, 401 or 403 exception becomes BAD_USER_INPUT, UNAUTHENTICATED or FORBIDDEN', async () => {
-  const started = await startWith(resolverWith(`
+claim(
+  `${page}#errors-and-missing-data`,
+  'a 400, 401 or 403 exception becomes BAD_USER_INPUT, UNAUTHENTICATED or FORBIDDEN',
+  async () => {
+    const started = await startWith(
+      resolverWith(`
   @Query((returns) => String, { nullable: true })
   fail(@Args('status', { type: () => Int }) status: number) {
     const common = require('@nestjs/common');
     const Exception = { 400: common.BadRequestException, 401: common.UnauthorizedException, 403: common.ForbiddenException }[status];
     throw new Exception();
-  }`));
-  try {
-    const codes: string[] = [];
-    for (const status of [400, 401, 403]) {
-      const {body} = await gql(`${started.base}/graphql`, `{ fail(status: ${status}) }`);
-      codes.push(body.errors[0].extensions.code);
+  }`),
+    );
+    try {
+      const codes: string[] = [];
+      for (const status of [400, 401, 403]) {
+        const {body} = await gql(`${started.base}/graphql`, `{ fail(status: ${status}) }`);
+        codes.push(body.errors[0].extensions.code);
+      }
+      expect(codes).toEqual(['BAD_USER_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN']);
+    } finally {
+      await started.close();
     }
-    expect(codes).toEqual(['BAD_USER_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN']);
-  } finally {
-    await started.close();
-  }
-});
+  },
+);
 
-claim(`${page}#errors-and-missing-data`, 'with nullable: true only the author field is null and data stays', async () => {
-  const started = await startWith(resolverWith(`
+claim(
+  `${page}#errors-and-missing-data`,
+  'with nullable: true only the author field is null and data stays',
+  async () => {
+    const started = await startWith(
+      resolverWith(`
   @Query((returns) => Author, { nullable: true })
   async author(@Args('id', { type: () => Int }) id: number) {
     throw new NotFoundException('Author ' + id + ' not found');
   }
   @Query((returns) => String)
-  hello() { return 'hi'; }`));
-  try {
-    const {body} = await gql(`${started.base}/graphql`, '{ author(id: 42) { firstName } hello }');
-    expect(body.data).toEqual({author: null, hello: 'hi'});
-    expect(body.errors).toHaveLength(1);
-  } finally {
-    await started.close();
-  }
-});
+  hello() { return 'hi'; }`),
+    );
+    try {
+      const {body} = await gql(`${started.base}/graphql`, '{ author(id: 42) { firstName } hello }');
+      expect(body.data).toEqual({author: null, hello: 'hi'});
+      expect(body.errors).toHaveLength(1);
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#arguments`, 'inline @Args: lastName is a nullable String, limit an Int defaulting to 10', async () => {
-  const method = fragment(page, 'arguments', 'async authors(').value.replace('this.authorsService.findMany({ lastName, limit })', '[{ id: limit, lastName }]');
-  const started = await startWith(resolverWith(method));
-  try {
-    const schema = started.app.get(GraphQLSchemaHost).schema;
-    const args = schema.getQueryType().getFields().authors.args.map((a: any) => `${a.name}: ${a.type}${a.defaultValue !== undefined ? ` = ${a.defaultValue}` : ''}`);
-    expect(args.sort()).toEqual(['lastName: String', 'limit: Int = 10']);
-    const {body} = await gql(`${started.base}/graphql`, '{ authors { id lastName } }');
-    expect(body).toEqual({data: {authors: [{id: 10, lastName: null}]}});
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#arguments`,
+  'inline @Args: lastName is a nullable String, limit an Int defaulting to 10',
+  async () => {
+    const method = fragment(page, 'arguments', 'async authors(').value.replace(
+      'this.authorsService.findMany({ lastName, limit })',
+      '[{ id: limit, lastName }]',
+    );
+    const started = await startWith(resolverWith(method));
+    try {
+      const schema = started.app.get(GraphQLSchemaHost).schema;
+      const args = schema
+        .getQueryType()
+        .getFields()
+        .authors.args.map(
+          (a: any) =>
+            `${a.name}: ${a.type}${a.defaultValue !== undefined ? ` = ${a.defaultValue}` : ''}`,
+        );
+      expect(args.sort()).toEqual(['lastName: String', 'limit: Int = 10']);
+      const {body} = await gql(`${started.base}/graphql`, '{ authors { id lastName } }');
+      expect(body).toEqual({data: {authors: [{id: 10, lastName: null}]}});
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#dedicated-arguments-class`, 'an @ArgsType class gives flat arguments, the defaulted one nullable: searchAuthors(term: String!, country: String, limit: Int = 10)', async () => {
-  const method = fragment(page, 'dedicated-arguments-class', 'searchAuthors(').value.replace('this.authorsService.search(args)', '[{ id: args.limit, lastName: args.term }]');
-  const started = await startWith(resolverWith(method, `const { SearchAuthorsArgs } = require(${JSON.stringify(blog.dir + '/search-authors.args.js')});`), {});
-  try {
-    const schema = started.app.get(GraphQLSchemaHost).schema;
-    const query = printType(schema.getQueryType());
-    expect(query).toContain(fragment(page, 'dedicated-arguments-class', 'searchAuthors(term').value.split('\n')[1].trim());
-    const {body} = await gql(`${started.base}/graphql`, '{ searchAuthors(term: "Lo") { id lastName } }');
-    expect(body).toEqual({data: {searchAuthors: [{id: 10, lastName: 'Lo'}]}});
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#dedicated-arguments-class`,
+  'an @ArgsType class gives flat arguments, the defaulted one nullable: searchAuthors(term: String!, country: String, limit: Int = 10)',
+  async () => {
+    const method = fragment(page, 'dedicated-arguments-class', 'searchAuthors(').value.replace(
+      'this.authorsService.search(args)',
+      '[{ id: args.limit, lastName: args.term }]',
+    );
+    const started = await startWith(
+      resolverWith(
+        method,
+        `const { SearchAuthorsArgs } = require(${JSON.stringify(blog.dir + '/search-authors.args.js')});`,
+      ),
+      {},
+    );
+    try {
+      const schema = started.app.get(GraphQLSchemaHost).schema;
+      const query = printType(schema.getQueryType());
+      expect(query).toContain(
+        fragment(page, 'dedicated-arguments-class', 'searchAuthors(term')
+          .value.split('\n')[1]
+          .trim(),
+      );
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ searchAuthors(term: "Lo") { id lastName } }',
+      );
+      expect(body).toEqual({data: {searchAuthors: [{id: 10, lastName: 'Lo'}]}});
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#dedicated-arguments-class`, 'the class-validator rules run when a ValidationPipe is active (term too short gives BAD_USER_INPUT)', async () => {
-  const {ValidationPipe} = nest('@nestjs/common');
-  const method = fragment(page, 'dedicated-arguments-class', 'searchAuthors(').value.replace('this.authorsService.search(args)', '[]');
-  const {FragmentResolver, AuthorsService, PostsService} = resolverWith(method, `const { SearchAuthorsArgs } = require(${JSON.stringify(blog.dir + '/search-authors.args.js')});`);
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [FragmentResolver, AuthorsService, PostsService]})
-  class AppModule {}
-  const started = await start(AppModule, {before: (app) => app.useGlobalPipes(new ValidationPipe())});
-  try {
-    const {body} = await gql(`${started.base}/graphql`, '{ searchAuthors(term: "L", limit: 99) { id } }');
-    expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    expect(body.errors[0].extensions.response.message).toEqual(['term must be longer than or equal to 2 characters', 'limit must not be greater than 50']);
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#dedicated-arguments-class`,
+  'the class-validator rules run when a ValidationPipe is active (term too short gives BAD_USER_INPUT)',
+  async () => {
+    const {ValidationPipe} = nest('@nestjs/common');
+    const method = fragment(page, 'dedicated-arguments-class', 'searchAuthors(').value.replace(
+      'this.authorsService.search(args)',
+      '[]',
+    );
+    const {FragmentResolver, AuthorsService, PostsService} = resolverWith(
+      method,
+      `const { SearchAuthorsArgs } = require(${JSON.stringify(blog.dir + '/search-authors.args.js')});`,
+    );
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+      providers: [FragmentResolver, AuthorsService, PostsService],
+    })
+    class AppModule {}
+    const started = await start(AppModule, {
+      before: (app) => app.useGlobalPipes(new ValidationPipe()),
+    });
+    try {
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ searchAuthors(term: "L", limit: 99) { id } }',
+      );
+      expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(body.errors[0].extensions.response.message).toEqual([
+        'term must be longer than or equal to 2 characters',
+        'limit must not be greater than 50',
+      ]);
+    } finally {
+      await started.close();
+    }
+  },
+);
 
 /** One version of a page file, compiled against the blog set (so it shares its model classes). */
 function pageFile(filename: string, nth: number): any {
   const fences = readPage(page).fences.filter((f) => f.filename === filename);
-  const source = fences[nth - 1].ts!.replace(/from '(\.[^']+)'/g, (_, path: string) => `from '${blog.dir}/${path.split('/').pop()}'`);
+  const source = fences[nth - 1].ts!.replace(
+    /from '(\.[^']+)'/g,
+    (_, path: string) => `from '${blog.dir}/${path.split('/').pop()}'`,
+  );
   return compileModule(source, filename.split('/').pop());
 }
 
-claim(`${page}#class-inheritance`, 'property initializers of PaginationArgs become defaults 0 and 20, and ListAuthorsArgs adds lastName', async () => {
-  const started = await startWith(resolverWith(`
+claim(
+  `${page}#class-inheritance`,
+  'property initializers of PaginationArgs become defaults 0 and 20, and ListAuthorsArgs adds lastName',
+  async () => {
+    const started = await startWith(
+      resolverWith(
+        `
   @Query((returns) => String)
-  list(@Args() args: ListAuthorsArgs) { return JSON.stringify(args); }`, `const { ListAuthorsArgs } = require(${JSON.stringify(blog.dir + '/list-authors.args.js')});`));
-  try {
-    const schema = started.app.get(GraphQLSchemaHost).schema;
-    const args = schema.getQueryType().getFields().list.args.map((a: any) => `${a.name}: ${a.type}${a.defaultValue !== undefined ? ` = ${a.defaultValue}` : ''}`);
-    expect(args.sort()).toEqual(['lastName: String', 'limit: Int = 20', 'offset: Int = 0']);
-    const {body} = await gql(`${started.base}/graphql`, '{ list }');
-    expect(JSON.parse(body.data.list)).toEqual({offset: 0, limit: 20});
-  } finally {
-    await started.close();
-  }
-});
+  list(@Args() args: ListAuthorsArgs) { return JSON.stringify(args); }`,
+        `const { ListAuthorsArgs } = require(${JSON.stringify(blog.dir + '/list-authors.args.js')});`,
+      ),
+    );
+    try {
+      const schema = started.app.get(GraphQLSchemaHost).schema;
+      const args = schema
+        .getQueryType()
+        .getFields()
+        .list.args.map(
+          (a: any) =>
+            `${a.name}: ${a.type}${a.defaultValue !== undefined ? ` = ${a.defaultValue}` : ''}`,
+        );
+      expect(args.sort()).toEqual(['lastName: String', 'limit: Int = 20', 'offset: Int = 0']);
+      const {body} = await gql(`${started.base}/graphql`, '{ list }');
+      expect(JSON.parse(body.data.list)).toEqual({offset: 0, limit: 20});
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#class-inheritance`, 'isAbstract keeps BaseModel out of the schema; Comment has id, createdAt and text', async () => {
-  const started = await startWith(resolverWith(`
+claim(
+  `${page}#class-inheritance`,
+  'isAbstract keeps BaseModel out of the schema; Comment has id, createdAt and text',
+  async () => {
+    const started = await startWith(
+      resolverWith(
+        `
   @Query((returns) => Comment)
-  comment() { return { id: '1', createdAt: new Date(0), text: 'hi' }; }`, `const { Comment } = require(${JSON.stringify(blog.dir + '/base.model.js')});`));
-  try {
-    const schema = started.app.get(GraphQLSchemaHost).schema;
-    expect(schema.getType('BaseModel')).toBeUndefined();
-    expect(Object.keys(schema.getType('Comment').getFields()).sort()).toEqual(['createdAt', 'id', 'text']);
-    const {body} = await gql(`${started.base}/graphql`, '{ comment { id createdAt text } }');
-    expect(body).toEqual({data: {comment: {id: '1', createdAt: '1970-01-01T00:00:00.000Z', text: 'hi'}}});
-  } finally {
-    await started.close();
-  }
-});
+  comment() { return { id: '1', createdAt: new Date(0), text: 'hi' }; }`,
+        `const { Comment } = require(${JSON.stringify(blog.dir + '/base.model.js')});`,
+      ),
+    );
+    try {
+      const schema = started.app.get(GraphQLSchemaHost).schema;
+      expect(schema.getType('BaseModel')).toBeUndefined();
+      expect(Object.keys(schema.getType('Comment').getFields()).sort()).toEqual([
+        'createdAt',
+        'id',
+        'text',
+      ]);
+      const {body} = await gql(`${started.base}/graphql`, '{ comment { id createdAt text } }');
+      expect(body).toEqual({
+        data: {comment: {id: '1', createdAt: '1970-01-01T00:00:00.000Z', text: 'hi'}},
+      });
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#resolver-inheritance`, 'a resolver extending BaseResolver(Author) gets findAllAuthor: [Author!]! served by loadAll()', async () => {
-  const {AuthorsResolver} = pageFile('authors/authors.resolver', 3);
-  const {AuthorsService} = blog.require('authors/authors.service');
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [AuthorsResolver, AuthorsService]})
-  class AppModule {}
-  const started = await start(AppModule);
-  try {
-    const schema = started.app.get(GraphQLSchemaHost).schema;
-    expectOutput(page, 'find-all-sdl', printType(schema.getQueryType()));
-    const {body} = await gql(`${started.base}/graphql`, '{ findAllAuthor { firstName } }');
-    expect(body).toEqual({data: {findAllAuthor: [{firstName: 'Ada'}, {firstName: 'Grace'}]}});
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#resolver-inheritance`,
+  'a resolver extending BaseResolver(Author) gets findAllAuthor: [Author!]! served by loadAll()',
+  async () => {
+    const {AuthorsResolver} = pageFile('authors/authors.resolver', 3);
+    const {AuthorsService} = blog.require('authors/authors.service');
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+      providers: [AuthorsResolver, AuthorsService],
+    })
+    class AppModule {}
+    const started = await start(AppModule);
+    try {
+      const schema = started.app.get(GraphQLSchemaHost).schema;
+      expectOutput(page, 'find-all-sdl', printType(schema.getQueryType()));
+      const {body} = await gql(`${started.base}/graphql`, '{ findAllAuthor { firstName } }');
+      expect(body).toEqual({data: {findAllAuthor: [{firstName: 'Ada'}, {firstName: 'Grace'}]}});
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#generics`, 'Paginated(Author) produces the AuthorEdge and PaginatedAuthors types the page shows', async () => {
-  const method = fragment(page, 'generics', 'authorsPage(').value.replace('this.authorsService.paginate(args.offset, args.limit)', '({ edges: [], totalCount: 0, hasNextPage: false })');
-  const started = await startWith(resolverWith(method, `const { PaginatedAuthors } = require(${JSON.stringify(blog.dir + '/paginated-authors.model.js')});
-const { PaginationArgs } = require(${JSON.stringify(blog.dir + '/pagination.args.js')});`));
-  try {
-    const schema = started.app.get(GraphQLSchemaHost).schema;
-    expectOutput(page, 'paginated-sdl', `${printType(schema.getType('AuthorEdge'))}\n\n${printType(schema.getType('PaginatedAuthors'))}`);
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#generics`,
+  'Paginated(Author) produces the AuthorEdge and PaginatedAuthors types the page shows',
+  async () => {
+    const method = fragment(page, 'generics', 'authorsPage(').value.replace(
+      'this.authorsService.paginate(args.offset, args.limit)',
+      '({ edges: [], totalCount: 0, hasNextPage: false })',
+    );
+    const started = await startWith(
+      resolverWith(
+        method,
+        `const { PaginatedAuthors } = require(${JSON.stringify(blog.dir + '/paginated-authors.model.js')});
+const { PaginationArgs } = require(${JSON.stringify(blog.dir + '/pagination.args.js')});`,
+      ),
+    );
+    try {
+      const schema = started.app.get(GraphQLSchemaHost).schema;
+      expectOutput(
+        page,
+        'paginated-sdl',
+        `${printType(schema.getType('AuthorEdge'))}\n\n${printType(schema.getType('PaginatedAuthors'))}`,
+      );
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#field-resolvers`, 'a field resolver declared only in the resolver adds posts(limit: Int = 5) and fullName: String! to Author', async () => {
-  const posts = fragment(page, 'field-resolvers', "@ResolveField('posts'").value;
-  const fullName = fragment(page, 'field-resolvers', "@ResolveField('fullName'").value;
-  const started = await startWith(resolverWith(`
+claim(
+  `${page}#field-resolvers`,
+  'a field resolver declared only in the resolver adds posts(limit: Int = 5) and fullName: String! to Author',
+  async () => {
+    const posts = fragment(page, 'field-resolvers', "@ResolveField('posts'").value;
+    const fullName = fragment(page, 'field-resolvers', "@ResolveField('fullName'").value;
+    const started = await startWith(
+      resolverWith(`
   @Query((returns) => Author)
   async author(@Args('id', { type: () => Int }) id: number) { return this.authorsService.findOneById(id); }
   ${posts}
-  ${fullName}`));
-  try {
-    const schema = started.app.get(GraphQLSchemaHost).schema;
-    expectOutput(page, 'author-with-field-resolvers', printType(schema.getType('Author')));
-    const {body} = await gql(`${started.base}/graphql`, '{ author(id: 1) { fullName posts(limit: 1) { title } all: posts { id } } }');
-    expect(body).toEqual({data: {author: {fullName: 'Ada Lovelace', posts: [{title: 'Notes on the engine'}], all: [{id: 1}, {id: 2}]}}});
-  } finally {
-    await started.close();
-  }
-});
+  ${fullName}`),
+    );
+    try {
+      const schema = started.app.get(GraphQLSchemaHost).schema;
+      expectOutput(page, 'author-with-field-resolvers', printType(schema.getType('Author')));
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ author(id: 1) { fullName posts(limit: 1) { title } all: posts { id } } }',
+      );
+      expect(body).toEqual({
+        data: {
+          author: {
+            fullName: 'Ada Lovelace',
+            posts: [{title: 'Notes on the engine'}],
+            all: [{id: 1}, {id: 2}],
+          },
+        },
+      });
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#field-resolvers`, 'guards do not run for field resolvers unless fieldResolverEnhancers lists them', async () => {
-  const calls: string[] = [];
-  (global as any).__guardCalls = calls;
-  const resolver = resolverWith(`
+claim(
+  `${page}#field-resolvers`,
+  'guards do not run for field resolvers unless fieldResolverEnhancers lists them',
+  async () => {
+    const calls: string[] = [];
+    (global as any).__guardCalls = calls;
+    const resolver = resolverWith(
+      `
   @Query((returns) => Author)
   @UseGuards(CountingGuard)
   async author(@Args('id', { type: () => Int }) id: number) { return this.authorsService.findOneById(id); }
   @ResolveField('fullName', (returns) => String)
   @UseGuards(CountingGuard)
-  fullName(@Parent() author: any) { return author.firstName; }`, `
+  fullName(@Parent() author: any) { return author.firstName; }`,
+      `
 @Injectable()
 class CountingGuard implements CanActivate {
   canActivate(context: any) { (global as any).__guardCalls.push(context.getHandler().name); return true; }
-}`);
-  for (const enhancers of [[], ['guards']]) {
-    calls.length = 0;
-    const started = await startWith(resolver, {fieldResolverEnhancers: enhancers});
+}`,
+    );
+    for (const enhancers of [[], ['guards']]) {
+      calls.length = 0;
+      const started = await startWith(resolver, {fieldResolverEnhancers: enhancers});
+      try {
+        await gql(`${started.base}/graphql`, '{ author(id: 1) { fullName } }');
+      } finally {
+        await started.close();
+      }
+      expect(calls).toEqual(enhancers.length ? ['author', 'fullName'] : ['author']);
+    }
+  },
+);
+
+claim(
+  `${page}#graphql-argument-decorators`,
+  'a context function adds its own values (locale from accept-language) next to req',
+  async () => {
+    const contextOption = fragment(page, 'graphql-argument-decorators', 'locale').value;
+    const options = compileModule(
+      `import { GraphQLModule } from '@nestjs/graphql';\nexport const options: any = {};\nconst forRoot = (o: any) => Object.assign(options, o);\nconst G = { forRoot };\n${contextOption.replace('GraphQLModule.forRoot', 'G.forRoot')}`,
+    ).options;
+    const started = await startWith(
+      resolverWith(`
+  @Query((returns) => String)
+  locale(@Context('locale') locale: string, @Context('req') req: any, @Info() info: GraphQLResolveInfo) { return locale + ' ' + req.method + ' ' + info.fieldName; }`),
+      options,
+    );
     try {
-      await gql(`${started.base}/graphql`, '{ author(id: 1) { fullName } }');
+      const {body} = await gql(`${started.base}/graphql`, '{ locale }', undefined, {
+        'accept-language': 'fr',
+      });
+      expect(body).toEqual({data: {locale: 'fr POST locale'}});
     } finally {
       await started.close();
     }
-    expect(calls).toEqual(enhancers.length ? ['author', 'fullName'] : ['author']);
-  }
-});
+  },
+);
 
-claim(`${page}#graphql-argument-decorators`, 'a context function adds its own values (locale from accept-language) next to req', async () => {
-  const contextOption = fragment(page, 'graphql-argument-decorators', 'locale').value;
-  const options = compileModule(`import { GraphQLModule } from '@nestjs/graphql';\nexport const options: any = {};\nconst forRoot = (o: any) => Object.assign(options, o);\nconst G = { forRoot };\n${contextOption.replace('GraphQLModule.forRoot', 'G.forRoot')}`).options;
-  const started = await startWith(resolverWith(`
-  @Query((returns) => String)
-  locale(@Context('locale') locale: string, @Context('req') req: any, @Info() info: GraphQLResolveInfo) { return locale + ' ' + req.method + ' ' + info.fieldName; }`), options);
-  try {
-    const {body} = await gql(`${started.base}/graphql`, '{ locale }', undefined, {'accept-language': 'fr'});
-    expect(body).toEqual({data: {locale: 'fr POST locale'}});
-  } finally {
-    await started.close();
-  }
-});
-
-claim(`${page}#schema-first`, 'schema first: Query declared in two files is merged, and @Resolver(\'Author\') binds posts() to Author.posts', async () => {
-  const [authorsSdl, postsSdl] = [fragment(page, 'schema-first', 'type Author').value, fragment(page, 'schema-first', 'posts(authorId').value];
-  const dir = tempDir({'authors/authors.graphql': authorsSdl, 'posts/posts.graphql': postsSdl});
-  const {AuthorsResolver} = pageFile('authors/authors.resolver', 4);
-  const {AuthorsService} = blog.require('authors/authors.service');
-  const {PostsService} = blog.require('posts.service');
-  const {Resolver, Query} = nest('@nestjs/graphql');
-  @Resolver()
-  class PostsQueries {
-    @Query()
-    posts() {
-      return [];
+claim(
+  `${page}#schema-first`,
+  "schema first: Query declared in two files is merged, and @Resolver('Author') binds posts() to Author.posts",
+  async () => {
+    const [authorsSdl, postsSdl] = [
+      fragment(page, 'schema-first', 'type Author').value,
+      fragment(page, 'schema-first', 'posts(authorId').value,
+    ];
+    const dir = tempDir({'authors/authors.graphql': authorsSdl, 'posts/posts.graphql': postsSdl});
+    const {AuthorsResolver} = pageFile('authors/authors.resolver', 4);
+    const {AuthorsService} = blog.require('authors/authors.service');
+    const {PostsService} = blog.require('posts.service');
+    const {Resolver, Query} = nest('@nestjs/graphql');
+    @Resolver()
+    class PostsQueries {
+      @Query()
+      posts() {
+        return [];
+      }
+      @Query()
+      post() {
+        return null;
+      }
     }
-    @Query()
-    post() {
-      return null;
+    @Module({
+      imports: [GraphQLModule.forRoot({typePaths: [`${dir}/**/*.graphql`]})],
+      providers: [AuthorsResolver, AuthorsService, PostsService, PostsQueries],
+    })
+    class AppModule {}
+    const started = await start(AppModule);
+    try {
+      const schema = started.app.get(GraphQLSchemaHost).schema;
+      expect(Object.keys(schema.getQueryType().getFields()).sort()).toEqual([
+        'author',
+        'post',
+        'posts',
+      ]);
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ author(id: 1) { firstName posts { title votes } } }',
+      );
+      expect(body).toEqual({
+        data: {
+          author: {
+            firstName: 'Ada',
+            posts: [
+              {title: 'Notes on the engine', votes: 3},
+              {title: 'On numbers', votes: 1},
+            ],
+          },
+        },
+      });
+    } finally {
+      await started.close();
     }
-  }
-  @Module({imports: [GraphQLModule.forRoot({typePaths: [`${dir}/**/*.graphql`]})], providers: [AuthorsResolver, AuthorsService, PostsService, PostsQueries]})
-  class AppModule {}
-  const started = await start(AppModule);
-  try {
-    const schema = started.app.get(GraphQLSchemaHost).schema;
-    expect(Object.keys(schema.getQueryType().getFields()).sort()).toEqual(['author', 'post', 'posts']);
-    const {body} = await gql(`${started.base}/graphql`, '{ author(id: 1) { firstName posts { title votes } } }');
-    expect(body).toEqual({data: {author: {firstName: 'Ada', posts: [{title: 'Notes on the engine', votes: 3}, {title: 'On numbers', votes: 1}]}}});
-  } finally {
-    await started.close();
-  }
-});
+  },
+);
 
-claim(`${page}#code-first-resolver`, 'a resolver may return a plain value, a Promise or an Observable; Nest waits for the result', async () => {
-  const started = await startWith(resolverWith(`
+claim(
+  `${page}#code-first-resolver`,
+  'a resolver may return a plain value, a Promise or an Observable; Nest waits for the result',
+  async () => {
+    const started = await startWith(
+      resolverWith(`
   @Query((returns) => Int) plain() { return 1; }
   @Query((returns) => Int) promised() { return Promise.resolve(2); }
-  @Query((returns) => Int) observed() { const { timer } = require('rxjs'); const { map } = require('rxjs/operators'); return timer(20).pipe(map(() => 3)); }`));
-  try {
-    expect((await gql(`${started.base}/graphql`, '{ plain promised observed }')).body).toEqual({data: {plain: 1, promised: 2, observed: 3}});
-  } finally {
-    await started.close();
-  }
-});
+  @Query((returns) => Int) observed() { const { timer } = require('rxjs'); const { map } = require('rxjs/operators'); return timer(20).pipe(map(() => 3)); }`),
+    );
+    try {
+      expect((await gql(`${started.base}/graphql`, '{ plain promised observed }')).body).toEqual({
+        data: {plain: 1, promised: 2, observed: 3},
+      });
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#nullability`, "nullable: true gives [String!], 'items' gives [String]!, 'itemsAndList' gives [String]", async () => {
-  const model = fragment(page, 'nullability', "nullable: 'items'").value.replace('@ObjectType()\nexport class Author', "@ObjectType('Lists')\nexport class Lists");
-  (globalThis as any).__lists = compileModule(model).Lists;
-  const started = await startWith(resolverWith(`@Query((returns) => (globalThis as any).__lists) lists() { return { aliases: null, tags: [null], interests: null }; }`));
-  try {
-    const type = started.app.get(GraphQLSchemaHost).schema.getType('Lists');
-    const fields = Object.fromEntries(Object.values(type.getFields()).map((f: any) => [f.name, String(f.type)]));
-    expect(fields).toEqual({aliases: '[String!]', tags: '[String]!', interests: '[String]'});
-    expect((await gql(`${started.base}/graphql`, '{ lists { aliases tags interests } }')).body).toEqual({data: {lists: {aliases: null, tags: [null], interests: null}}});
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#nullability`,
+  "nullable: true gives [String!], 'items' gives [String]!, 'itemsAndList' gives [String]",
+  async () => {
+    const model = fragment(page, 'nullability', "nullable: 'items'").value.replace(
+      '@ObjectType()\nexport class Author',
+      "@ObjectType('Lists')\nexport class Lists",
+    );
+    (globalThis as any).__lists = compileModule(model).Lists;
+    const started = await startWith(
+      resolverWith(
+        `@Query((returns) => (globalThis as any).__lists) lists() { return { aliases: null, tags: [null], interests: null }; }`,
+      ),
+    );
+    try {
+      const type = started.app.get(GraphQLSchemaHost).schema.getType('Lists');
+      const fields = Object.fromEntries(
+        Object.values(type.getFields()).map((f: any) => [f.name, String(f.type)]),
+      );
+      expect(fields).toEqual({aliases: '[String!]', tags: '[String]!', interests: '[String]'});
+      expect(
+        (await gql(`${started.base}/graphql`, '{ lists { aliases tags interests } }')).body,
+      ).toEqual({data: {lists: {aliases: null, tags: [null], interests: null}}});
+    } finally {
+      await started.close();
+    }
+  },
+);

@@ -3,138 +3,244 @@ import {claim, samples, nest} from '../../lib';
 import {start, call, answersWithin, platforms, pageSamples} from './_support';
 
 const common = nest('@nestjs/common');
-const {Controller, Get, Post, All, Param, Query, Headers, HostParam, Res, HttpCode, NotFoundException, Redirect, Module, UseInterceptors} = common;
+const {
+  Controller,
+  Get,
+  Post,
+  All,
+  Param,
+  Query,
+  Headers,
+  Res,
+  HttpCode,
+  NotFoundException,
+  Redirect,
+  Module,
+  UseInterceptors,
+} = common;
 const page = 'docs/controllers.md';
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#routing`, `GET /cats answers the handler's string unchanged with 200 (${lang})`, async () => {
-    const {CatsController} = samples(page, {under: 'routing', lang}).require('cats.controller');
-    const {base} = await start([CatsController]);
-    const response = await fetch(`${base}/cats`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await response.text()).toBe('This action returns all cats');
-  });
-
-  claim(`${page}#status-code`, `@HttpCode(HttpStatus.NO_CONTENT) makes DELETE answer 204 (${lang})`, async () => {
-    const {CatsController} = samples(page, {under: 'status-code', lang}).require('cats.controller');
-    const {base} = await start([CatsController]);
-    const response = await fetch(`${base}/cats/1`, {method: 'DELETE'});
-    expect(response.status).toBe(204);
-  });
-
-  claim(`${page}#request-object`, `@Req() hands the platform request: the sample answers with request.ip (${lang})`, async () => {
-    const {CatsController} = samples(page, {under: 'request-object', lang}).require('cats.controller');
-    const {base} = await start([CatsController]);
-    const reply = await call(base, 'GET', '/cats');
-    expect(reply.text).toBe('This action returns all cats (requested from 127.0.0.1)');
-  });
-
-  claim(`${page}#resources`, `GET /cats and POST /cats are separate routes; POST answers 201 (${lang})`, async () => {
-    const {CatsController} = samples(page, {under: 'resources', lang}).require('cats.controller');
-    const {base} = await start([CatsController]);
-    const created = await call(base, 'POST', '/cats');
-    expect([created.status, created.text]).toEqual([201, 'This action adds a new cat']);
-    const listed = await call(base, 'GET', '/cats');
-    expect([listed.status, listed.text]).toEqual([200, 'This action returns all cats']);
-  });
-
-  claim(`${page}#headers`, `@Header('Cache-Control', 'no-store') sets the response header (${lang})`, async () => {
-    const {CatsController} = samples(page, {under: 'headers', lang}).require('cats.controller');
-    const {base} = await start([CatsController]);
-    const reply = await call(base, 'GET', '/cats');
-    expect(reply.headers['cache-control']).toBe('no-store');
-    expect(reply.text).toBe('This action returns all cats');
-  });
-
-  claim(`${page}#redirection`, `@Redirect(url, 301) answers 301 with that Location; the returned { url } overrides it, keeping the status (${lang})`, async () => {
-    const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 7}}).require('cats.controller');
-    const {CatsController: Guide} = pageSamples(page, {lang, pick: {'cats.controller': 8}}).require('cats.controller');
-    const {base} = await start([CatsController]);
-    const adopt = await call(base, 'GET', '/cats/adopt');
-    expect([adopt.status, adopt.headers.location]).toEqual([301, 'https://example.com/adoption-center']);
-    const {base: guideBase} = await start([Guide]);
-    const v1 = await call(guideBase, 'GET', '/cats/guide?version=1');
-    expect([v1.status, v1.headers.location]).toEqual([302, 'https://example.com/guides/v1']);
-    const other = await call(guideBase, 'GET', '/cats/guide?version=2');
-    expect([other.status, other.headers.location]).toEqual([302, 'https://example.com/guides/latest']);
-  });
-
-  claim(`${page}#route-parameters`, `@Param() and @Param('id') both give "This action returns cat #1" for GET /cats/1 (${lang})`, async () => {
-    for (const n of [9, 10]) {
-      const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': n}}).require('cats.controller');
+  claim(
+    `${page}#routing`,
+    `GET /cats answers the handler's string unchanged with 200 (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {under: 'routing', lang}).require('cats.controller');
       const {base} = await start([CatsController]);
-      expect((await call(base, 'GET', '/cats/1')).text).toBe('This action returns cat #1');
-    }
-  });
+      const response = await fetch(`${base}/cats`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await response.text()).toBe('This action returns all cats');
+    },
+  );
 
-  claim(`${page}#sub-domain-routing`, `host: ':account.example.com' captures the first label for @HostParam('account') (${lang})`, async () => {
-    const set = samples(page, {under: 'sub-domain-routing', lang});
-    const {AccountsController} = set.require('accounts.controller');
-    const {AdminController} = set.require('admin.controller');
-    const {base} = await start([AdminController, AccountsController]);
-    const acme = await call(base, 'GET', '/', {headers: {host: 'acme.example.com'}});
-    expect([acme.status, acme.text]).toEqual([200, 'Welcome to the acme account']);
-    const admin = await call(base, 'GET', '/', {headers: {host: 'admin.example.com'}});
-    expect([admin.status, admin.text]).toEqual([200, 'Admin page']);
-  });
+  claim(
+    `${page}#status-code`,
+    `@HttpCode(HttpStatus.NO_CONTENT) makes DELETE answer 204 (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {under: 'status-code', lang}).require(
+        'cats.controller',
+      );
+      const {base} = await start([CatsController]);
+      const response = await fetch(`${base}/cats/1`, {method: 'DELETE'});
+      expect(response.status).toBe(204);
+    },
+  );
 
-  claim(`${page}#asynchronicity`, `an async handler and an Observable handler both answer the JSON array (${lang})`, async () => {
-    for (const n of [11, 12]) {
-      const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': n}}).require('cats.controller');
+  claim(
+    `${page}#request-object`,
+    `@Req() hands the platform request: the sample answers with request.ip (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {under: 'request-object', lang}).require(
+        'cats.controller',
+      );
       const {base} = await start([CatsController]);
       const reply = await call(base, 'GET', '/cats');
-      expect([reply.status, reply.headers['content-type'], reply.json()]).toEqual([200, 'application/json; charset=utf-8', ['Tom', 'Felix']]);
-    }
-  });
+      expect(reply.text).toBe('This action returns all cats (requested from 127.0.0.1)');
+    },
+  );
 
-  claim(`${page}#full-resource-sample`, `the curl lines of the full sample get the handlers' strings (${lang})`, async () => {
-    const {CatsController} = samples(page, {under: 'full-resource-sample', lang}).require('cats.controller');
-    const {base} = await start([CatsController]);
-    expect((await call(base, 'GET', '/cats?limit=10')).text).toBe('This action returns up to 10 cats');
-    expect((await call(base, 'GET', '/cats/1')).text).toBe('This action returns cat #1');
-    expect((await call(base, 'PUT', '/cats/1', {body: {age: 4}})).text).toBe('This action updates cat #1');
-    expect((await call(base, 'DELETE', '/cats/1')).text).toBe('This action removes cat #1');
-    const created = await call(base, 'POST', '/cats', {body: {name: 'Tom', age: 3, breed: 'Maine Coon'}});
-    expect([created.status, created.text]).toEqual([201, 'This action adds a new cat named Tom']);
-  });
+  claim(
+    `${page}#resources`,
+    `GET /cats and POST /cats are separate routes; POST answers 201 (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {under: 'resources', lang}).require('cats.controller');
+      const {base} = await start([CatsController]);
+      const created = await call(base, 'POST', '/cats');
+      expect([created.status, created.text]).toEqual([201, 'This action adds a new cat']);
+      const listed = await call(base, 'GET', '/cats');
+      expect([listed.status, listed.text]).toEqual([200, 'This action returns all cats']);
+    },
+  );
 
-  claim(`${page}#getting-up-and-running`, `AppModule with controllers: [CatsController] mounts its routes (${lang})`, async () => {
-    const set = samples(page, {under: 'getting-up-and-running', lang});
-    const {AppModule} = set.require('app.module');
-    const {base} = await start(AppModule);
-    expect((await call(base, 'GET', '/cats/7')).text).toBe('This action returns cat #7');
-  });
+  claim(
+    `${page}#headers`,
+    `@Header('Cache-Control', 'no-store') sets the response header (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {under: 'headers', lang}).require('cats.controller');
+      const {base} = await start([CatsController]);
+      const reply = await call(base, 'GET', '/cats');
+      expect(reply.headers['cache-control']).toBe('no-store');
+      expect(reply.text).toBe('This action returns all cats');
+    },
+  );
 
-  claim(`${page}#library-specific-approach`, `with @Res(), POST answers 201 with an empty body and GET answers [] (${lang})`, async () => {
-    const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 15}}).require('cats.controller');
-    const {base} = await start([CatsController]);
-    const created = await call(base, 'POST', '/cats');
-    expect([created.status, created.text]).toEqual([201, '']);
-    const listed = await call(base, 'GET', '/cats');
-    expect([listed.status, listed.json()]).toEqual([200, []]);
-  });
+  claim(
+    `${page}#redirection`,
+    `@Redirect(url, 301) answers 301 with that Location; the returned { url } overrides it, keeping the status (${lang})`,
+    async () => {
+      const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 7}}).require(
+        'cats.controller',
+      );
+      const {CatsController: Guide} = pageSamples(page, {
+        lang,
+        pick: {'cats.controller': 8},
+      }).require('cats.controller');
+      const {base} = await start([CatsController]);
+      const adopt = await call(base, 'GET', '/cats/adopt');
+      expect([adopt.status, adopt.headers.location]).toEqual([
+        301,
+        'https://example.com/adoption-center',
+      ]);
+      const {base: guideBase} = await start([Guide]);
+      const v1 = await call(guideBase, 'GET', '/cats/guide?version=1');
+      expect([v1.status, v1.headers.location]).toEqual([302, 'https://example.com/guides/v1']);
+      const other = await call(guideBase, 'GET', '/cats/guide?version=2');
+      expect([other.status, other.headers.location]).toEqual([
+        302,
+        'https://example.com/guides/latest',
+      ]);
+    },
+  );
 
-  claim(`${page}#library-specific-approach`, `with @Res({ passthrough: true }), the handler sets a cookie and Nest still sends the returned [] (${lang})`, async () => {
-    const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 16}}).require('cats.controller');
-    const {base} = await start([CatsController]);
-    const reply = await call(base, 'GET', '/cats');
-    expect(reply.status).toBe(200);
-    expect(reply.json()).toEqual([]);
-    expect(String(reply.headers['set-cookie'])).toMatch(/^last-visit=\d{4}-\d\d-\d\dT/);
-  });
+  claim(
+    `${page}#route-parameters`,
+    `@Param() and @Param('id') both give "This action returns cat #1" for GET /cats/1 (${lang})`,
+    async () => {
+      for (const n of [9, 10]) {
+        const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': n}}).require(
+          'cats.controller',
+        );
+        const {base} = await start([CatsController]);
+        expect((await call(base, 'GET', '/cats/1')).text).toBe('This action returns cat #1');
+      }
+    },
+  );
+
+  claim(
+    `${page}#sub-domain-routing`,
+    `host: ':account.example.com' captures the first label for @HostParam('account') (${lang})`,
+    async () => {
+      const set = samples(page, {under: 'sub-domain-routing', lang});
+      const {AccountsController} = set.require('accounts.controller');
+      const {AdminController} = set.require('admin.controller');
+      const {base} = await start([AdminController, AccountsController]);
+      const acme = await call(base, 'GET', '/', {headers: {host: 'acme.example.com'}});
+      expect([acme.status, acme.text]).toEqual([200, 'Welcome to the acme account']);
+      const admin = await call(base, 'GET', '/', {headers: {host: 'admin.example.com'}});
+      expect([admin.status, admin.text]).toEqual([200, 'Admin page']);
+    },
+  );
+
+  claim(
+    `${page}#asynchronicity`,
+    `an async handler and an Observable handler both answer the JSON array (${lang})`,
+    async () => {
+      for (const n of [11, 12]) {
+        const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': n}}).require(
+          'cats.controller',
+        );
+        const {base} = await start([CatsController]);
+        const reply = await call(base, 'GET', '/cats');
+        expect([reply.status, reply.headers['content-type'], reply.json()]).toEqual([
+          200,
+          'application/json; charset=utf-8',
+          ['Tom', 'Felix'],
+        ]);
+      }
+    },
+  );
+
+  claim(
+    `${page}#full-resource-sample`,
+    `the curl lines of the full sample get the handlers' strings (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {under: 'full-resource-sample', lang}).require(
+        'cats.controller',
+      );
+      const {base} = await start([CatsController]);
+      expect((await call(base, 'GET', '/cats?limit=10')).text).toBe(
+        'This action returns up to 10 cats',
+      );
+      expect((await call(base, 'GET', '/cats/1')).text).toBe('This action returns cat #1');
+      expect((await call(base, 'PUT', '/cats/1', {body: {age: 4}})).text).toBe(
+        'This action updates cat #1',
+      );
+      expect((await call(base, 'DELETE', '/cats/1')).text).toBe('This action removes cat #1');
+      const created = await call(base, 'POST', '/cats', {
+        body: {name: 'Tom', age: 3, breed: 'Maine Coon'},
+      });
+      expect([created.status, created.text]).toEqual([201, 'This action adds a new cat named Tom']);
+    },
+  );
+
+  claim(
+    `${page}#getting-up-and-running`,
+    `AppModule with controllers: [CatsController] mounts its routes (${lang})`,
+    async () => {
+      const set = samples(page, {under: 'getting-up-and-running', lang});
+      const {AppModule} = set.require('app.module');
+      const {base} = await start(AppModule);
+      expect((await call(base, 'GET', '/cats/7')).text).toBe('This action returns cat #7');
+    },
+  );
+
+  claim(
+    `${page}#library-specific-approach`,
+    `with @Res(), POST answers 201 with an empty body and GET answers [] (${lang})`,
+    async () => {
+      const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 15}}).require(
+        'cats.controller',
+      );
+      const {base} = await start([CatsController]);
+      const created = await call(base, 'POST', '/cats');
+      expect([created.status, created.text]).toEqual([201, '']);
+      const listed = await call(base, 'GET', '/cats');
+      expect([listed.status, listed.json()]).toEqual([200, []]);
+    },
+  );
+
+  claim(
+    `${page}#library-specific-approach`,
+    `with @Res({ passthrough: true }), the handler sets a cookie and Nest still sends the returned [] (${lang})`,
+    async () => {
+      const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 16}}).require(
+        'cats.controller',
+      );
+      const {base} = await start([CatsController]);
+      const reply = await call(base, 'GET', '/cats');
+      expect(reply.status).toBe(200);
+      expect(reply.json()).toEqual([]);
+      expect(String(reply.headers['set-cookie'])).toMatch(/^last-visit=\d{4}-\d\d-\d\dT/);
+    },
+  );
 
   claim(`${page}#request-payloads`, `@Body() receives the parsed JSON body (${lang})`, async () => {
-    const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 13}}).require('cats.controller');
+    const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 13}}).require(
+      'cats.controller',
+    );
     const {base} = await start([CatsController]);
-    const reply = await call(base, 'POST', '/cats', {body: {name: 'Tom', age: 3, breed: 'Maine Coon'}});
+    const reply = await call(base, 'POST', '/cats', {
+      body: {name: 'Tom', age: 3, breed: 'Maine Coon'},
+    });
     expect([reply.status, reply.text]).toEqual([201, 'This action adds a new cat named Tom']);
   });
 }
 
 // Claims of the prose, checked with small controllers written here (on both platforms where the page speaks of both).
 const {Body, Delete, Header, Ip, Next, Req, Request: RequestDecorator, Put, Patch} = common;
-void Ip; void RequestDecorator;
+void Ip;
+void RequestDecorator;
 
 @Controller('cats')
 class PathsController {
@@ -189,7 +295,11 @@ class PathsController {
   defaultRedirect() {}
 
   @Get(':catId/toys/:toyId')
-  toys(@Param('catId') catId: string, @Param('toyId') toyId: string, @Param() all: Record<string, string>) {
+  toys(
+    @Param('catId') catId: string,
+    @Param('toyId') toyId: string,
+    @Param() all: Record<string, string>,
+  ) {
     return {catId, toyId, all, types: [typeof catId, typeof toyId]};
   }
 
@@ -210,21 +320,33 @@ class PathsController {
 }
 
 for (const platform of platforms) {
-  claim(`${page}#routing`, `@Get('breeds') answers GET /cats/breeds; @Get(['all', 'list']) answers both paths (${platform})`, async () => {
-    const {base} = await start([PathsController], {platform});
-    expect((await call(base, 'GET', '/cats/breeds')).text).toBe('breeds');
-    expect((await call(base, 'GET', '/cats/all')).text).toBe('several');
-    expect((await call(base, 'GET', '/cats/list')).text).toBe('several');
-  });
+  claim(
+    `${page}#routing`,
+    `@Get('breeds') answers GET /cats/breeds; @Get(['all', 'list']) answers both paths (${platform})`,
+    async () => {
+      const {base} = await start([PathsController], {platform});
+      expect((await call(base, 'GET', '/cats/breeds')).text).toBe('breeds');
+      expect((await call(base, 'GET', '/cats/all')).text).toBe('several');
+      expect((await call(base, 'GET', '/cats/list')).text).toBe('several');
+    },
+  );
 
-  claim(`${page}#routing`, `an object goes out as JSON; a number or a boolean goes out unchanged; POST answers 201 (${platform})`, async () => {
-    const {base} = await start([PathsController], {platform});
-    const object = await call(base, 'GET', '/cats/object');
-    expect([object.status, object.headers['content-type'], object.text]).toEqual([200, 'application/json; charset=utf-8', '{"name":"Tom"}']);
-    expect((await call(base, 'GET', '/cats/number')).text).toBe('42');
-    expect((await call(base, 'GET', '/cats/boolean')).text).toBe('true');
-    expect((await call(base, 'POST', '/cats/made')).status).toBe(201);
-  });
+  claim(
+    `${page}#routing`,
+    `an object goes out as JSON; a number or a boolean goes out unchanged; POST answers 201 (${platform})`,
+    async () => {
+      const {base} = await start([PathsController], {platform});
+      const object = await call(base, 'GET', '/cats/object');
+      expect([object.status, object.headers['content-type'], object.text]).toEqual([
+        200,
+        'application/json; charset=utf-8',
+        '{"name":"Tom"}',
+      ]);
+      expect((await call(base, 'GET', '/cats/number')).text).toBe('42');
+      expect((await call(base, 'GET', '/cats/boolean')).text).toBe('true');
+      expect((await call(base, 'POST', '/cats/made')).status).toBe(201);
+    },
+  );
 
   claim(`${page}#resources`, `@All() answers every method on its path (${platform})`, async () => {
     const {base} = await start([PathsController], {platform});
@@ -233,41 +355,81 @@ for (const platform of platforms) {
     }
   });
 
-  claim(`${page}#request-object`, `@Headers('Authorization') and @Headers('authorization') return the same value (${platform})`, async () => {
-    const {base} = await start([PathsController], {platform});
-    const reply = await call(base, 'GET', '/cats/headers', {headers: {Authorization: 'Bearer abc'}});
-    expect(reply.json()).toEqual({upper: 'Bearer abc', lower: 'Bearer abc'});
-  });
+  claim(
+    `${page}#request-object`,
+    `@Headers('Authorization') and @Headers('authorization') return the same value (${platform})`,
+    async () => {
+      const {base} = await start([PathsController], {platform});
+      const reply = await call(base, 'GET', '/cats/headers', {
+        headers: {Authorization: 'Bearer abc'},
+      });
+      expect(reply.json()).toEqual({upper: 'Bearer abc', lower: 'Bearer abc'});
+    },
+  );
 
-  claim(`${page}#status-code`, `a NotFoundException answers 404 whatever @HttpCode() says (${platform})`, async () => {
-    const {base} = await start([PathsController], {platform});
-    const reply = await call(base, 'GET', '/cats/missing');
-    expect(reply.status).toBe(404);
-    expect(reply.json()).toEqual({statusCode: 404, message: 'Not Found'});
-  });
+  claim(
+    `${page}#status-code`,
+    `a NotFoundException answers 404 whatever @HttpCode() says (${platform})`,
+    async () => {
+      const {base} = await start([PathsController], {platform});
+      const reply = await call(base, 'GET', '/cats/missing');
+      expect(reply.status).toBe(404);
+      expect(reply.json()).toEqual({statusCode: 404, message: 'Not Found'});
+    },
+  );
 
-  claim(`${page}#redirection`, `@Redirect(url) without a status code answers 302 Found (${platform})`, async () => {
-    const {base} = await start([PathsController], {platform});
-    const reply = await call(base, 'GET', '/cats/default-redirect');
-    expect([reply.status, reply.headers.location]).toEqual([302, 'https://example.com/elsewhere']);
-  });
+  claim(
+    `${page}#redirection`,
+    `@Redirect(url) without a status code answers 302 Found (${platform})`,
+    async () => {
+      const {base} = await start([PathsController], {platform});
+      const reply = await call(base, 'GET', '/cats/default-redirect');
+      expect([reply.status, reply.headers.location]).toEqual([
+        302,
+        'https://example.com/elsewhere',
+      ]);
+    },
+  );
 
-  claim(`${page}#route-parameters`, `route parameters arrive as strings; several tokens are read one by one or together with @Param() (${platform})`, async () => {
-    const {base} = await start([PathsController], {platform});
-    expect((await call(base, 'GET', '/cats/1')).json()).toEqual({id: '1', type: 'string'});
-    expect((await call(base, 'GET', '/cats/3/toys/9')).json()).toEqual({catId: '3', toyId: '9', all: {catId: '3', toyId: '9'}, types: ['string', 'string']});
-  });
+  claim(
+    `${page}#route-parameters`,
+    `route parameters arrive as strings; several tokens are read one by one or together with @Param() (${platform})`,
+    async () => {
+      const {base} = await start([PathsController], {platform});
+      expect((await call(base, 'GET', '/cats/1')).json()).toEqual({id: '1', type: 'string'});
+      expect((await call(base, 'GET', '/cats/3/toys/9')).json()).toEqual({
+        catId: '3',
+        toyId: '9',
+        all: {catId: '3', toyId: '9'},
+        types: ['string', 'string'],
+      });
+    },
+  );
 
-  claim(`${page}#route-parameters`, `@Query('breed') receives Persian for /cats?breed=Persian, @Query() the whole object of strings (${platform})`, async () => {
-    const {base} = await start([PathsController], {platform});
-    expect((await call(base, 'GET', '/cats?breed=Persian&limit=10')).json()).toEqual({breed: 'Persian', query: {breed: 'Persian', limit: '10'}});
-  });
+  claim(
+    `${page}#route-parameters`,
+    `@Query('breed') receives Persian for /cats?breed=Persian, @Query() the whole object of strings (${platform})`,
+    async () => {
+      const {base} = await start([PathsController], {platform});
+      expect((await call(base, 'GET', '/cats?breed=Persian&limit=10')).json()).toEqual({
+        breed: 'Persian',
+        query: {breed: 'Persian', limit: '10'},
+      });
+    },
+  );
 }
 
-claim(`${page}#route-parameters`, `on Express, @Get(':id') declared before a static route captures it (the static handler never runs)`, async () => {
-  const {base} = await start([PathsController]);
-  expect((await call(base, 'GET', '/cats/after-param')).json()).toEqual({id: 'after-param', type: 'string'});
-});
+claim(
+  `${page}#route-parameters`,
+  `on Express, @Get(':id') declared before a static route captures it (the static handler never runs)`,
+  async () => {
+    const {base} = await start([PathsController]);
+    expect((await call(base, 'GET', '/cats/after-param')).json()).toEqual({
+      id: 'after-param',
+      type: 'string',
+    });
+  },
+);
 
 @Controller('cats')
 class WildcardController {
@@ -282,151 +444,213 @@ class WildcardController {
   }
 }
 
-claim(`${page}#route-wildcards`, `on Express, 'ab*cd' matches abcd, ab_cd and abecd but not abxyz; the hyphen and the dot are literal`, async () => {
-  const {base} = await start([WildcardController]);
-  for (const path of ['abcd', 'ab_cd', 'abecd', 'ab123cd']) {
-    expect((await call(base, 'GET', `/cats/${path}`)).text).toBe('This route uses a wildcard');
-  }
-  expect((await call(base, 'GET', '/cats/abxyz')).status).toBe(404);
-  expect((await call(base, 'GET', '/cats/a-b.c')).text).toBe('literal');
-  expect((await call(base, 'GET', '/cats/aXbYc')).status).toBe(404);
-});
-
-claim(`${page}#route-wildcards`, `on Fastify, 'ab*cd' matches any path that starts with ab, including cats/abxyz`, async () => {
-  const {base} = await start([WildcardController], {platform: 'fastify'});
-  for (const path of ['abcd', 'ab_cd', 'abxyz']) {
-    expect((await call(base, 'GET', `/cats/${path}`)).text).toBe('This route uses a wildcard');
-  }
-});
-
-claim(`${page}#sub-domain-routing`, `on Express, a request for another host gets a 404, and a controller without host answers any host`, async () => {
-  const {AdminController} = samples(page, {under: 'sub-domain-routing'}).require('admin.controller');
-  @Controller('cats')
-  class AnyHost {
-    @Get()
-    list() {
-      return 'any host';
+claim(
+  `${page}#route-wildcards`,
+  `on Express, 'ab*cd' matches abcd, ab_cd and abecd but not abxyz; the hyphen and the dot are literal`,
+  async () => {
+    const {base} = await start([WildcardController]);
+    for (const path of ['abcd', 'ab_cd', 'abecd', 'ab123cd']) {
+      expect((await call(base, 'GET', `/cats/${path}`)).text).toBe('This route uses a wildcard');
     }
-  }
-  const {base} = await start([AdminController, AnyHost]);
-  expect((await call(base, 'GET', '/', {headers: {host: 'www.example.com'}})).status).toBe(404);
-  expect((await call(base, 'GET', '/cats', {headers: {host: 'admin.example.com'}})).text).toBe('any host');
-  expect((await call(base, 'GET', '/cats', {headers: {host: 'www.example.com'}})).text).toBe('any host');
-});
+    expect((await call(base, 'GET', '/cats/abxyz')).status).toBe(404);
+    expect((await call(base, 'GET', '/cats/a-b.c')).text).toBe('literal');
+    expect((await call(base, 'GET', '/cats/aXbYc')).status).toBe(404);
+  },
+);
 
-claim(`${page}#sub-domain-routing`, `host also takes a regular expression or an array (Express)`, async () => {
-  @Controller({host: [/^api\.example\.com$/, 'admin.example.org']})
-  class Several {
-    @Get('several')
-    several() {
-      return 'several hosts';
+claim(
+  `${page}#route-wildcards`,
+  `on Fastify, 'ab*cd' matches any path that starts with ab, including cats/abxyz`,
+  async () => {
+    const {base} = await start([WildcardController], {platform: 'fastify'});
+    for (const path of ['abcd', 'ab_cd', 'abxyz']) {
+      expect((await call(base, 'GET', `/cats/${path}`)).text).toBe('This route uses a wildcard');
     }
-  }
-  const {base} = await start([Several]);
-  expect((await call(base, 'GET', '/several', {headers: {host: 'api.example.com'}})).text).toBe('several hosts');
-  expect((await call(base, 'GET', '/several', {headers: {host: 'admin.example.org'}})).text).toBe('several hosts');
-  expect((await call(base, 'GET', '/several', {headers: {host: 'www.example.com'}})).status).toBe(404);
-});
+  },
+);
 
-claim(`${page}#sub-domain-routing`, `on Fastify, a request whose host does not match fails with a 500 (HTTP adapter does not support filtering on host)`, async () => {
-  const {AdminController} = samples(page, {under: 'sub-domain-routing'}).require('admin.controller');
-  const {base} = await start([AdminController], {platform: 'fastify'});
-  expect((await call(base, 'GET', '/', {headers: {host: 'admin.example.com'}})).text).toBe('Admin page');
-  const other = await call(base, 'GET', '/', {headers: {host: 'www.example.com'}});
-  expect(other.status).toBe(500);
-  expect(other.text).toContain('HTTP adapter does not support filtering on host');
-});
+claim(
+  `${page}#sub-domain-routing`,
+  `on Express, a request for another host gets a 404, and a controller without host answers any host`,
+  async () => {
+    const {AdminController} = samples(page, {under: 'sub-domain-routing'}).require(
+      'admin.controller',
+    );
+    @Controller('cats')
+    class AnyHost {
+      @Get()
+      list() {
+        return 'any host';
+      }
+    }
+    const {base} = await start([AdminController, AnyHost]);
+    expect((await call(base, 'GET', '/', {headers: {host: 'www.example.com'}})).status).toBe(404);
+    expect((await call(base, 'GET', '/cats', {headers: {host: 'admin.example.com'}})).text).toBe(
+      'any host',
+    );
+    expect((await call(base, 'GET', '/cats', {headers: {host: 'www.example.com'}})).text).toBe(
+      'any host',
+    );
+  },
+);
 
-claim(`${page}#routing`, `a handler that injects @Res() and only returns a value never answers (the request hangs)`, async () => {
-  @Controller('cats')
-  class Hanging {
-    @Get()
-    findAll(@Res() res: unknown) {
-      void res;
-      return 'ignored';
+claim(
+  `${page}#sub-domain-routing`,
+  `host also takes a regular expression or an array (Express)`,
+  async () => {
+    @Controller({host: [/^api\.example\.com$/, 'admin.example.org']})
+    class Several {
+      @Get('several')
+      several() {
+        return 'several hosts';
+      }
     }
-  }
-  const {base} = await start([Hanging]);
-  expect(await answersWithin(base, 'GET', '/cats', 400)).toBe('hung');
-});
+    const {base} = await start([Several]);
+    expect((await call(base, 'GET', '/several', {headers: {host: 'api.example.com'}})).text).toBe(
+      'several hosts',
+    );
+    expect((await call(base, 'GET', '/several', {headers: {host: 'admin.example.org'}})).text).toBe(
+      'several hosts',
+    );
+    expect((await call(base, 'GET', '/several', {headers: {host: 'www.example.com'}})).status).toBe(
+      404,
+    );
+  },
+);
 
-claim(`${page}#asynchronicity`, `a rejected promise becomes the standard 500 error response`, async () => {
-  @Controller('cats')
-  class Failing {
-    @Get()
-    async findAll() {
-      throw new Error('database down');
-    }
-  }
-  const {base} = await start([Failing]);
-  const reply = await call(base, 'GET', '/cats');
-  expect([reply.status, reply.json()]).toEqual([500, {statusCode: 500, message: 'Internal server error'}]);
-});
+claim(
+  `${page}#sub-domain-routing`,
+  `on Fastify, a request whose host does not match fails with a 500 (HTTP adapter does not support filtering on host)`,
+  async () => {
+    const {AdminController} = samples(page, {under: 'sub-domain-routing'}).require(
+      'admin.controller',
+    );
+    const {base} = await start([AdminController], {platform: 'fastify'});
+    expect((await call(base, 'GET', '/', {headers: {host: 'admin.example.com'}})).text).toBe(
+      'Admin page',
+    );
+    const other = await call(base, 'GET', '/', {headers: {host: 'www.example.com'}});
+    expect(other.status).toBe(500);
+    expect(other.text).toContain('HTTP adapter does not support filtering on host');
+  },
+);
 
-claim(`${page}#request-payloads`, `on Express, URL-encoded bodies are parsed out of the box too`, async () => {
-  @Controller('cats')
-  class Form {
-    @Post()
-    create(@Body('name') name: string) {
-      return `named ${name}`;
+claim(
+  `${page}#routing`,
+  `a handler that injects @Res() and only returns a value never answers (the request hangs)`,
+  async () => {
+    @Controller('cats')
+    class Hanging {
+      @Get()
+      findAll(@Res() res: unknown) {
+        void res;
+        return 'ignored';
+      }
     }
-  }
-  const {base} = await start([Form]);
-  const reply = await call(base, 'POST', '/cats', {body: 'name=Tom&age=3', headers: {'content-type': 'application/x-www-form-urlencoded'}});
-  expect(reply.text).toBe('named Tom');
-});
+    const {base} = await start([Hanging]);
+    expect(await answersWithin(base, 'GET', '/cats', 400)).toBe('hung');
+  },
+);
 
-claim(`${page}#library-specific-approach`, `with @Res(), the @HttpCode() status and @Header() headers are still set before the handler, which can override them`, async () => {
-  @Controller('cats')
-  class Native {
-    @Get('kept')
-    @HttpCode(202)
-    @Header('X-Kind', 'declared')
-    kept(@Res() res: any) {
-      res.send('kept');
+claim(
+  `${page}#asynchronicity`,
+  `a rejected promise becomes the standard 500 error response`,
+  async () => {
+    @Controller('cats')
+    class Failing {
+      @Get()
+      async findAll() {
+        throw new Error('database down');
+      }
     }
+    const {base} = await start([Failing]);
+    const reply = await call(base, 'GET', '/cats');
+    expect([reply.status, reply.json()]).toEqual([
+      500,
+      {statusCode: 500, message: 'Internal server error'},
+    ]);
+  },
+);
 
-    @Get('overridden')
-    @HttpCode(202)
-    @Header('X-Kind', 'declared')
-    overridden(@Res() res: any) {
-      res.status(200).set('X-Kind', 'handler').send('overridden');
+claim(
+  `${page}#request-payloads`,
+  `on Express, URL-encoded bodies are parsed out of the box too`,
+  async () => {
+    @Controller('cats')
+    class Form {
+      @Post()
+      create(@Body('name') name: string) {
+        return `named ${name}`;
+      }
     }
-  }
-  const {base} = await start([Native]);
-  const kept = await call(base, 'GET', '/cats/kept');
-  expect([kept.status, kept.headers['x-kind'], kept.text]).toEqual([202, 'declared', 'kept']);
-  const overridden = await call(base, 'GET', '/cats/overridden');
-  expect([overridden.status, overridden.headers['x-kind']]).toEqual([200, 'handler']);
-});
+    const {base} = await start([Form]);
+    const reply = await call(base, 'POST', '/cats', {
+      body: 'name=Tom&age=3',
+      headers: {'content-type': 'application/x-www-form-urlencoded'},
+    });
+    expect(reply.text).toBe('named Tom');
+  },
+);
 
-claim(`${page}#library-specific-approach`, `an interceptor that maps the result has no effect on a @Res() handler, and does with passthrough`, async () => {
-  const {map} = nest('rxjs');
-  class Wrap {
-    intercept(_context: unknown, next: any) {
-      return next.handle().pipe(map((data: unknown) => ({data})));
-    }
-  }
-  @Controller('cats')
-  @UseInterceptors(Wrap)
-  class Native {
-    @Get('native')
-    native(@Res() res: any) {
-      res.json([]);
-    }
+claim(
+  `${page}#library-specific-approach`,
+  `with @Res(), the @HttpCode() status and @Header() headers are still set before the handler, which can override them`,
+  async () => {
+    @Controller('cats')
+    class Native {
+      @Get('kept')
+      @HttpCode(202)
+      @Header('X-Kind', 'declared')
+      kept(@Res() res: any) {
+        res.send('kept');
+      }
 
-    @Get('passthrough')
-    passthrough(@Res({passthrough: true}) res: any) {
-      res.status(200);
-      return [];
+      @Get('overridden')
+      @HttpCode(202)
+      @Header('X-Kind', 'declared')
+      overridden(@Res() res: any) {
+        res.status(200).set('X-Kind', 'handler').send('overridden');
+      }
     }
-  }
-  @Module({controllers: [Native], providers: [Wrap]})
-  class AppModule {}
-  const {base} = await start(AppModule);
-  expect((await call(base, 'GET', '/cats/native')).json()).toEqual([]);
-  expect((await call(base, 'GET', '/cats/passthrough')).json()).toEqual({data: []});
-});
+    const {base} = await start([Native]);
+    const kept = await call(base, 'GET', '/cats/kept');
+    expect([kept.status, kept.headers['x-kind'], kept.text]).toEqual([202, 'declared', 'kept']);
+    const overridden = await call(base, 'GET', '/cats/overridden');
+    expect([overridden.status, overridden.headers['x-kind']]).toEqual([200, 'handler']);
+  },
+);
+
+claim(
+  `${page}#library-specific-approach`,
+  `an interceptor that maps the result has no effect on a @Res() handler, and does with passthrough`,
+  async () => {
+    const {map} = nest('rxjs');
+    class Wrap {
+      intercept(_context: unknown, next: any) {
+        return next.handle().pipe(map((data: unknown) => ({data})));
+      }
+    }
+    @Controller('cats')
+    @UseInterceptors(Wrap)
+    class Native {
+      @Get('native')
+      native(@Res() res: any) {
+        res.json([]);
+      }
+
+      @Get('passthrough')
+      passthrough(@Res({passthrough: true}) res: any) {
+        res.status(200);
+        return [];
+      }
+    }
+    @Module({controllers: [Native], providers: [Wrap]})
+    class AppModule {}
+    const {base} = await start(AppModule);
+    expect((await call(base, 'GET', '/cats/native')).json()).toEqual([]);
+    expect((await call(base, 'GET', '/cats/passthrough')).json()).toEqual({data: []});
+  },
+);
 
 @Controller('cats')
 class PatternsController {
@@ -446,85 +670,123 @@ class PatternsController {
   }
 }
 
-claim(`${page}#route-wildcards`, `on Express, ? + and parentheses act like limited regular expressions: ab?cd, xy+z, mn(op)?q`, async () => {
-  const {base} = await start([PatternsController]);
-  for (const [path, text] of [['acd', 'optional'], ['abcd', 'optional'], ['xyz', 'repeated'], ['xyyyz', 'repeated'], ['mnq', 'group'], ['mnopq', 'group']]) {
-    expect((await call(base, 'GET', `/cats/${path}`)).text, path).toBe(text);
-  }
-  expect((await call(base, 'GET', '/cats/xy+z')).status).toBe(404);
-});
-
-claim(`${page}#route-wildcards`, `on Fastify, the Express meanings of ? + and parentheses do not carry over ('xy+z' only matches itself)`, async () => {
-  const {base} = await start([PatternsController], {platform: 'fastify'});
-  for (const path of ['acd', 'abcd', 'xyz', 'xyyz', 'mnq', 'mnopq']) {
-    expect((await call(base, 'GET', `/cats/${path}`)).status, path).toBe(404);
-  }
-  expect((await call(base, 'GET', '/cats/xy+z')).text).toBe('repeated');
-});
-
-claim(`${page}#routing`, `without a prefix in @Controller(), the handler paths are used as they are`, async () => {
-  @Controller()
-  class NoPrefix {
-    @Get('cats')
-    cats() {
-      return 'no prefix';
+claim(
+  `${page}#route-wildcards`,
+  `on Express, ? + and parentheses act like limited regular expressions: ab?cd, xy+z, mn(op)?q`,
+  async () => {
+    const {base} = await start([PatternsController]);
+    for (const [path, text] of [
+      ['acd', 'optional'],
+      ['abcd', 'optional'],
+      ['xyz', 'repeated'],
+      ['xyyyz', 'repeated'],
+      ['mnq', 'group'],
+      ['mnopq', 'group'],
+    ]) {
+      expect((await call(base, 'GET', `/cats/${path}`)).text, path).toBe(text);
     }
-  }
-  const {base} = await start([NoPrefix]);
-  expect((await call(base, 'GET', '/cats')).text).toBe('no prefix');
-});
+    expect((await call(base, 'GET', '/cats/xy+z')).status).toBe(404);
+  },
+);
+
+claim(
+  `${page}#route-wildcards`,
+  `on Fastify, the Express meanings of ? + and parentheses do not carry over ('xy+z' only matches itself)`,
+  async () => {
+    const {base} = await start([PatternsController], {platform: 'fastify'});
+    for (const path of ['acd', 'abcd', 'xyz', 'xyyz', 'mnq', 'mnopq']) {
+      expect((await call(base, 'GET', `/cats/${path}`)).status, path).toBe(404);
+    }
+    expect((await call(base, 'GET', '/cats/xy+z')).text).toBe('repeated');
+  },
+);
+
+claim(
+  `${page}#routing`,
+  `without a prefix in @Controller(), the handler paths are used as they are`,
+  async () => {
+    @Controller()
+    class NoPrefix {
+      @Get('cats')
+      cats() {
+        return 'no prefix';
+      }
+    }
+    const {base} = await start([NoPrefix]);
+    expect((await call(base, 'GET', '/cats')).text).toBe('no prefix');
+  },
+);
 
 for (const platform of platforms) {
-  claim(`${page}#routing`, `without @HttpCode(), PUT, PATCH and DELETE answer 200 like GET (${platform})`, async () => {
-    @Controller('cats')
-    class Verbs {
-      @Put(':id')
-      put() {
-        return 'put';
-      }
+  claim(
+    `${page}#routing`,
+    `without @HttpCode(), PUT, PATCH and DELETE answer 200 like GET (${platform})`,
+    async () => {
+      @Controller('cats')
+      class Verbs {
+        @Put(':id')
+        put() {
+          return 'put';
+        }
 
-      @Patch(':id')
-      patch() {
-        return 'patch';
-      }
+        @Patch(':id')
+        patch() {
+          return 'patch';
+        }
 
-      @Delete(':id')
-      remove() {
-        return 'delete';
+        @Delete(':id')
+        remove() {
+          return 'delete';
+        }
       }
-    }
-    const {base} = await start([Verbs], {platform});
-    for (const method of ['PUT', 'PATCH', 'DELETE']) {
-      const reply = await call(base, method, '/cats/1');
-      expect([reply.status, reply.text]).toEqual([200, method === 'DELETE' ? 'delete' : method.toLowerCase()]);
-    }
-  });
+      const {base} = await start([Verbs], {platform});
+      for (const method of ['PUT', 'PATCH', 'DELETE']) {
+        const reply = await call(base, method, '/cats/1');
+        expect([reply.status, reply.text]).toEqual([
+          200,
+          method === 'DELETE' ? 'delete' : method.toLowerCase(),
+        ]);
+      }
+    },
+  );
 
-  claim(`${page}#request-object`, `@Req() gives the platform's own request object: Fastify's wraps the Node.js request in .raw, Express's is it (${platform})`, async () => {
-    @Controller('cats')
-    class Raw {
-      @Get()
-      findAll(@Req() request: any) {
-        return {hasRaw: request.raw !== undefined, expressGet: typeof request.get === 'function'};
+  claim(
+    `${page}#request-object`,
+    `@Req() gives the platform's own request object: Fastify's wraps the Node.js request in .raw, Express's is it (${platform})`,
+    async () => {
+      @Controller('cats')
+      class Raw {
+        @Get()
+        findAll(@Req() request: any) {
+          return {hasRaw: request.raw !== undefined, expressGet: typeof request.get === 'function'};
+        }
       }
-    }
-    const {base} = await start([Raw], {platform});
-    expect((await call(base, 'GET', '/cats')).json()).toEqual(platform === 'fastify' ? {hasRaw: true, expressGet: false} : {hasRaw: false, expressGet: true});
-  });
+      const {base} = await start([Raw], {platform});
+      expect((await call(base, 'GET', '/cats')).json()).toEqual(
+        platform === 'fastify'
+          ? {hasRaw: true, expressGet: false}
+          : {hasRaw: false, expressGet: true},
+      );
+    },
+  );
 }
 
-claim(`${page}#routing`, `a handler that injects @Next() is switched to the library-specific mode too: its return value is not sent`, async () => {
-  @Controller('cats')
-  class WithNext {
-    @Get()
-    findAll(@Next() next: unknown) {
-      void next;
-      return 'ignored';
+claim(
+  `${page}#routing`,
+  `a handler that injects @Next() is switched to the library-specific mode too: its return value is not sent`,
+  async () => {
+    @Controller('cats')
+    class WithNext {
+      @Get()
+      findAll(@Next() next: unknown) {
+        void next;
+        return 'ignored';
+      }
     }
-  }
-  const {base} = await start([WithNext]);
-  expect(await answersWithin(base, 'GET', '/cats', 400)).toBe('hung');
-});
+    const {base} = await start([WithNext]);
+    expect(await answersWithin(base, 'GET', '/cats', 400)).toBe('hung');
+  },
+);
 
 claim(`${page}#headers`, `several @Header() decorators set several headers`, async () => {
   @Controller('cats')
@@ -541,45 +803,68 @@ claim(`${page}#headers`, `several @Header() decorators set several headers`, asy
   expect([reply.headers['cache-control'], reply.headers['x-cats']]).toEqual(['no-store', 'many']);
 });
 
-claim(`${page}#redirection`, `a returned { url, statusCode } overrides both arguments of @Redirect()`, async () => {
-  @Controller('cats')
-  class Dynamic {
-    @Get('guide')
-    @Redirect('https://example.com/guides/latest', 302)
-    guide() {
-      return {url: 'https://example.com/guides/v2', statusCode: 301};
+claim(
+  `${page}#redirection`,
+  `a returned { url, statusCode } overrides both arguments of @Redirect()`,
+  async () => {
+    @Controller('cats')
+    class Dynamic {
+      @Get('guide')
+      @Redirect('https://example.com/guides/latest', 302)
+      guide() {
+        return {url: 'https://example.com/guides/v2', statusCode: 301};
+      }
     }
-  }
-  const {base} = await start([Dynamic]);
-  const reply = await call(base, 'GET', '/cats/guide');
-  expect([reply.status, reply.headers.location]).toEqual([301, 'https://example.com/guides/v2']);
-});
+    const {base} = await start([Dynamic]);
+    const reply = await call(base, 'GET', '/cats/guide');
+    expect([reply.status, reply.headers.location]).toEqual([301, 'https://example.com/guides/v2']);
+  },
+);
 
-claim(`${page}#asynchronicity`, `Nest sends the last value an observable emitted once it completes; an erroring observable becomes the 500 error response`, async () => {
-  const {of, throwError} = nest('rxjs');
-  @Controller('cats')
-  class Streams {
-    @Get('last')
-    last() {
-      return of('Tom', 'Felix', 'Garfield');
+claim(
+  `${page}#asynchronicity`,
+  `Nest sends the last value an observable emitted once it completes; an erroring observable becomes the 500 error response`,
+  async () => {
+    const {of, throwError} = nest('rxjs');
+    @Controller('cats')
+    class Streams {
+      @Get('last')
+      last() {
+        return of('Tom', 'Felix', 'Garfield');
+      }
+
+      @Get('failing')
+      failing() {
+        return throwError(() => new Error('stream broke'));
+      }
     }
+    const {base} = await start([Streams]);
+    expect((await call(base, 'GET', '/cats/last')).text).toBe('Garfield');
+    const failing = await call(base, 'GET', '/cats/failing');
+    expect([failing.status, failing.json()]).toEqual([
+      500,
+      {statusCode: 500, message: 'Internal server error'},
+    ]);
+  },
+);
 
-    @Get('failing')
-    failing() {
-      return throwError(() => new Error('stream broke'));
-    }
-  }
-  const {base} = await start([Streams]);
-  expect((await call(base, 'GET', '/cats/last')).text).toBe('Garfield');
-  const failing = await call(base, 'GET', '/cats/failing');
-  expect([failing.status, failing.json()]).toEqual([500, {statusCode: 500, message: 'Internal server error'}]);
-});
-
-claim(`${page}#getting-up-and-running`, `the startup log lists every mapped route with its path and method`, async () => {
-  const {memoryLogger} = await import('../../lib');
-  const {AppModule} = samples(page, {under: 'getting-up-and-running'}).require('app.module');
-  const memory = memoryLogger();
-  await start(AppModule, {logger: memory.logger});
-  const mapped = memory.lines.filter((line) => line.context === 'RouterExplorer').map((line) => line.message);
-  expect(mapped).toEqual(['Mapped {/cats, POST} route', 'Mapped {/cats, GET} route', 'Mapped {/cats/:id, GET} route', 'Mapped {/cats/:id, PUT} route', 'Mapped {/cats/:id, DELETE} route']);
-});
+claim(
+  `${page}#getting-up-and-running`,
+  `the startup log lists every mapped route with its path and method`,
+  async () => {
+    const {memoryLogger} = await import('../../lib');
+    const {AppModule} = samples(page, {under: 'getting-up-and-running'}).require('app.module');
+    const memory = memoryLogger();
+    await start(AppModule, {logger: memory.logger});
+    const mapped = memory.lines
+      .filter((line) => line.context === 'RouterExplorer')
+      .map((line) => line.message);
+    expect(mapped).toEqual([
+      'Mapped {/cats, POST} route',
+      'Mapped {/cats, GET} route',
+      'Mapped {/cats/:id, GET} route',
+      'Mapped {/cats/:id, PUT} route',
+      'Mapped {/cats/:id, DELETE} route',
+    ]);
+  },
+);

@@ -4,7 +4,16 @@ import {start, call, platforms, expectGlobalOnlyOverHttp, onClose, pageSamples} 
 
 const common = nest('@nestjs/common');
 const core = nest('@nestjs/core');
-const {Controller, Get, Post, Module, Catch, UseFilters, HttpException, BadRequestException, ForbiddenException} = common;
+const {
+  Controller,
+  Get,
+  Module,
+  Catch,
+  UseFilters,
+  HttpException,
+  BadRequestException,
+  ForbiddenException,
+} = common;
 const {APP_FILTER, HttpAdapterHost, BaseExceptionFilter} = core;
 const page = 'docs/exception-filters.md';
 
@@ -37,316 +46,486 @@ class BoomController {
 }
 
 for (const platform of platforms) {
-  claim(`${page}#exception-filters`, `an error that is not an HttpException answers 500 with the generic body (${platform})`, async () => {
-    const {base} = await start([BoomController], {platform});
-    const reply = await call(base, 'GET', '/boom/type-error');
-    expect(reply.status).toBe(500);
-    expectOutput(page, 'unknown-error', reply.text);
-  });
+  claim(
+    `${page}#exception-filters`,
+    `an error that is not an HttpException answers 500 with the generic body (${platform})`,
+    async () => {
+      const {base} = await start([BoomController], {platform});
+      const reply = await call(base, 'GET', '/boom/type-error');
+      expect(reply.status).toBe(500);
+      expectOutput(page, 'unknown-error', reply.text);
+    },
+  );
 
-  claim(`${page}#exception-filters`, `a thrown object with statusCode and message (http-errors style) gets those two values (${platform})`, async () => {
-    const {base} = await start([BoomController], {platform});
-    const reply = await call(base, 'GET', '/boom/http-error');
-    expect([reply.status, reply.json()]).toEqual([402, {statusCode: 402, message: 'Payment Required'}]);
-  });
+  claim(
+    `${page}#exception-filters`,
+    `a thrown object with statusCode and message (http-errors style) gets those two values (${platform})`,
+    async () => {
+      const {base} = await start([BoomController], {platform});
+      const reply = await call(base, 'GET', '/boom/http-error');
+      expect([reply.status, reply.json()]).toEqual([
+        402,
+        {statusCode: 402, message: 'Payment Required'},
+      ]);
+    },
+  );
 
-  claim(`${page}#built-in-http-exceptions`, `new BadRequestException(message, description) puts the description in "error" (${platform})`, async () => {
-    const {base} = await start([BoomController], {platform});
-    const reply = await call(base, 'GET', '/boom/described');
-    expect(reply.status).toBe(400);
-    expectOutput(page, 'bad-request-description', reply.text);
-  });
+  claim(
+    `${page}#built-in-http-exceptions`,
+    `new BadRequestException(message, description) puts the description in "error" (${platform})`,
+    async () => {
+      const {base} = await start([BoomController], {platform});
+      const reply = await call(base, 'GET', '/boom/described');
+      expect(reply.status).toBe(400);
+      expectOutput(page, 'bad-request-description', reply.text);
+    },
+  );
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#throwing-standard-exceptions`, `HttpException('Forbidden', FORBIDDEN) answers 403 with statusCode and message (${lang})`, async () => {
-    const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 1}}).require('cats.controller');
-    const {base} = await start([CatsController]);
-    const reply = await call(base, 'GET', '/cats');
-    expect(reply.status).toBe(403);
-    expectOutput(page, 'forbidden', reply.text);
-  });
+  claim(
+    `${page}#throwing-standard-exceptions`,
+    `HttpException('Forbidden', FORBIDDEN) answers 403 with statusCode and message (${lang})`,
+    async () => {
+      const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 1}}).require(
+        'cats.controller',
+      );
+      const {base} = await start([CatsController]);
+      const reply = await call(base, 'GET', '/cats');
+      expect(reply.status).toBe(403);
+      expectOutput(page, 'forbidden', reply.text);
+    },
+  );
 
-  claim(`${page}#throwing-standard-exceptions`, `an object response is the whole body, the status comes from the second argument (${lang})`, async () => {
-    const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 2}}).require('cats.controller');
-    const {base} = await start([CatsController]);
-    const reply = await call(base, 'GET', '/cats');
-    expect(reply.status).toBe(403);
-    expectOutput(page, 'object-response', reply.text);
-  });
+  claim(
+    `${page}#throwing-standard-exceptions`,
+    `an object response is the whole body, the status comes from the second argument (${lang})`,
+    async () => {
+      const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 2}}).require(
+        'cats.controller',
+      );
+      const {base} = await start([CatsController]);
+      const reply = await call(base, 'GET', '/cats');
+      expect(reply.status).toBe(403);
+      expectOutput(page, 'object-response', reply.text);
+    },
+  );
 
-  claim(`${page}#binding-filters`, `@UseFilters(new HttpExceptionFilter()) answers the ForbiddenException with statusCode, message, timestamp and path (${lang})`, async () => {
-    const set = pageSamples(page, {lang, pick: {'cats.controller': 4}, files: {'create-cat.dto': 'export class CreateCatDto {}'}});
-    const {CatsController} = set.require('cats.controller');
-    const {base} = await start([CatsController]);
-    const reply = await call(base, 'POST', '/cats', {body: {name: 'Tom'}});
-    expect(reply.status).toBe(403);
-    const body = reply.json();
-    expect(Object.keys(body)).toEqual(['statusCode', 'message', 'timestamp', 'path']);
-    expect(body).toMatchObject({statusCode: 403, message: 'Forbidden', path: '/cats'});
-    expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
-  });
+  claim(
+    `${page}#binding-filters`,
+    `@UseFilters(new HttpExceptionFilter()) answers the ForbiddenException with statusCode, message, timestamp and path (${lang})`,
+    async () => {
+      const set = pageSamples(page, {
+        lang,
+        pick: {'cats.controller': 4},
+        files: {'create-cat.dto': 'export class CreateCatDto {}'},
+      });
+      const {CatsController} = set.require('cats.controller');
+      const {base} = await start([CatsController]);
+      const reply = await call(base, 'POST', '/cats', {body: {name: 'Tom'}});
+      expect(reply.status).toBe(403);
+      const body = reply.json();
+      expect(Object.keys(body)).toEqual(['statusCode', 'message', 'timestamp', 'path']);
+      expect(body).toMatchObject({statusCode: 403, message: 'Forbidden', path: '/cats'});
+      expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
+    },
+  );
 
-  claim(`${page}#binding-filters`, `@UseFilters(HttpExceptionFilter) on the controller class covers its handlers (${lang})`, async () => {
-    const set = pageSamples(page, {lang, pick: {'cats.controller': 5}});
-    const {CatsController} = set.require('cats.controller');
-    const {HttpExceptionFilter} = set.require('http-exception.filter');
+  claim(
+    `${page}#binding-filters`,
+    `@UseFilters(HttpExceptionFilter) on the controller class covers its handlers (${lang})`,
+    async () => {
+      const set = pageSamples(page, {lang, pick: {'cats.controller': 5}});
+      const {CatsController} = set.require('cats.controller');
+      const {HttpExceptionFilter} = set.require('http-exception.filter');
+      @Controller('cats')
+      class Extended extends CatsController {
+        @Get()
+        list() {
+          throw new ForbiddenException();
+        }
+      }
+      // The decorator sits on the page's (empty) class: read its metadata back onto one with a route.
+      Reflect.defineMetadata(
+        '__exceptionFilters__',
+        Reflect.getMetadata('__exceptionFilters__', CatsController),
+        Extended,
+      );
+      expect(Reflect.getMetadata('__exceptionFilters__', CatsController)).toEqual([
+        HttpExceptionFilter,
+      ]);
+      const {base} = await start([Extended]);
+      const reply = await call(base, 'GET', '/cats');
+      expect(reply.json()).toMatchObject({statusCode: 403, message: 'Forbidden', path: '/cats'});
+    },
+  );
+
+  claim(
+    `${page}#catch-everything`,
+    `the HttpAdapterHost catch-all filter answers any error with statusCode, timestamp and path (${lang})`,
+    async () => {
+      const set = pageSamples(page, {lang, pick: {'all-exceptions.filter': 1}});
+      const {AllExceptionsFilter} = set.require('all-exceptions.filter');
+      @Module({
+        controllers: [BoomController],
+        providers: [{provide: APP_FILTER, useClass: AllExceptionsFilter}],
+      })
+      class AppModule {}
+      for (const platform of platforms) {
+        const {base} = await start(AppModule, {platform});
+        const crash = await call(base, 'GET', '/boom/type-error?x=1');
+        expect(crash.status).toBe(500);
+        expect(Object.keys(crash.json())).toEqual(['statusCode', 'timestamp', 'path']);
+        expect(crash.json()).toMatchObject({statusCode: 500, path: '/boom/type-error?x=1'});
+        const http = await call(base, 'GET', '/boom/described');
+        expect([http.status, http.json().statusCode]).toEqual([400, 400]);
+      }
+    },
+  );
+}
+
+claim(
+  `${page}#custom-exceptions`,
+  `CatNotAdoptableException answers 409 with "Tom is not available for adoption"`,
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 3}}).require(
+      'cats.controller',
+    );
+    const {base} = await start([CatsController]);
+    const reply = await call(base, 'POST', '/cats/Tom/adopt');
+    expect([reply.status, reply.json()]).toEqual([
+      409,
+      {statusCode: 409, message: 'Tom is not available for adoption'},
+    ]);
+  },
+);
+
+claim(
+  `${page}#built-in-http-exceptions`,
+  `each built-in exception of the table answers its status; without arguments the body is statusCode and message`,
+  async () => {
+    const table: [string, number][] = [
+      ['BadRequestException', 400],
+      ['UnauthorizedException', 401],
+      ['ForbiddenException', 403],
+      ['NotFoundException', 404],
+      ['MethodNotAllowedException', 405],
+      ['NotAcceptableException', 406],
+      ['RequestTimeoutException', 408],
+      ['ConflictException', 409],
+      ['GoneException', 410],
+      ['PreconditionFailedException', 412],
+      ['PayloadTooLargeException', 413],
+      ['UnsupportedMediaTypeException', 415],
+      ['ImATeapotException', 418],
+      ['MisdirectedException', 421],
+      ['UnprocessableEntityException', 422],
+      ['InternalServerErrorException', 500],
+      ['NotImplementedException', 501],
+      ['BadGatewayException', 502],
+      ['ServiceUnavailableException', 503],
+      ['GatewayTimeoutException', 504],
+      ['HttpVersionNotSupportedException', 505],
+    ];
+    @Controller('built-in')
+    class BuiltIn {
+      @Get(':name')
+      throwIt(@common.Param('name') name: string) {
+        throw new common[name]();
+      }
+    }
+    const {base} = await start([BuiltIn]);
+    for (const [name, status] of table) {
+      const exception = new common[name]();
+      expect(exception, name).toBeInstanceOf(HttpException);
+      const reply = await call(base, 'GET', `/built-in/${name}`);
+      expect(reply.status, name).toBe(status);
+      expect(Object.keys(reply.json()), name).toEqual(['statusCode', 'message']);
+      expect(reply.json().statusCode, name).toBe(status);
+    }
+    expect((await call(base, 'GET', '/built-in/ForbiddenException')).json()).toEqual({
+      statusCode: 403,
+      message: 'Forbidden',
+    });
+  },
+);
+
+claim(
+  `${page}#built-in-http-exceptions`,
+  `with only a message, "error" holds the standard name; an object replaces the body`,
+  async () => {
+    const {base} = await start([BoomController]);
+    expect((await call(base, 'GET', '/boom/message-only')).json()).toEqual({
+      statusCode: 400,
+      message: 'The age must be a positive number',
+      error: 'Bad Request',
+    });
+    const object = await call(base, 'GET', '/boom/object');
+    expect([object.status, object.json()]).toEqual([400, {reason: 'custom'}]);
+  },
+);
+
+claim(
+  `${page}#binding-filters`,
+  `a filter passed as a class is created once and shared by the handlers that name it`,
+  async () => {
+    const seen = new Set<unknown>();
+    @Catch(HttpException)
+    class Recording {
+      catch(exception: any, host: any) {
+        seen.add(this);
+        host.switchToHttp().getResponse().status(exception.getStatus()).json({filtered: true});
+      }
+    }
     @Controller('cats')
-    class Extended extends CatsController {
-      @Get()
-      list() {
+    class CatsController {
+      @Get('a')
+      @UseFilters(Recording)
+      a() {
+        throw new ForbiddenException();
+      }
+
+      @Get('b')
+      @UseFilters(Recording)
+      b() {
         throw new ForbiddenException();
       }
     }
-    // The decorator sits on the page's (empty) class: read its metadata back onto one with a route.
-    Reflect.defineMetadata('__exceptionFilters__', Reflect.getMetadata('__exceptionFilters__', CatsController), Extended);
-    expect(Reflect.getMetadata('__exceptionFilters__', CatsController)).toEqual([HttpExceptionFilter]);
-    const {base} = await start([Extended]);
-    const reply = await call(base, 'GET', '/cats');
-    expect(reply.json()).toMatchObject({statusCode: 403, message: 'Forbidden', path: '/cats'});
-  });
+    const {base} = await start([CatsController]);
+    expect((await call(base, 'GET', '/cats/a')).json()).toEqual({filtered: true});
+    expect((await call(base, 'GET', '/cats/b')).json()).toEqual({filtered: true});
+    expect(seen.size).toBe(1);
+  },
+);
 
-  claim(`${page}#catch-everything`, `the HttpAdapterHost catch-all filter answers any error with statusCode, timestamp and path (${lang})`, async () => {
-    const set = pageSamples(page, {lang, pick: {'all-exceptions.filter': 1}});
-    const {AllExceptionsFilter} = set.require('all-exceptions.filter');
-    @Module({controllers: [BoomController], providers: [{provide: APP_FILTER, useClass: AllExceptionsFilter}]})
-    class AppModule {}
-    for (const platform of platforms) {
-      const {base} = await start(AppModule, {platform});
-      const crash = await call(base, 'GET', '/boom/type-error?x=1');
-      expect(crash.status).toBe(500);
-      expect(Object.keys(crash.json())).toEqual(['statusCode', 'timestamp', 'path']);
-      expect(crash.json()).toMatchObject({statusCode: 500, path: '/boom/type-error?x=1'});
-      const http = await call(base, 'GET', '/boom/described');
-      expect([http.status, http.json().statusCode]).toEqual([400, 400]);
-    }
-  });
-}
-
-claim(`${page}#custom-exceptions`, `CatNotAdoptableException answers 409 with "Tom is not available for adoption"`, async () => {
-  const {CatsController} = samples(page, {pick: {'cats.controller': 3}}).require('cats.controller');
-  const {base} = await start([CatsController]);
-  const reply = await call(base, 'POST', '/cats/Tom/adopt');
-  expect([reply.status, reply.json()]).toEqual([409, {statusCode: 409, message: 'Tom is not available for adoption'}]);
-});
-
-claim(`${page}#built-in-http-exceptions`, `each built-in exception of the table answers its status; without arguments the body is statusCode and message`, async () => {
-  const table: [string, number][] = [
-    ['BadRequestException', 400], ['UnauthorizedException', 401], ['ForbiddenException', 403], ['NotFoundException', 404],
-    ['MethodNotAllowedException', 405], ['NotAcceptableException', 406], ['RequestTimeoutException', 408], ['ConflictException', 409],
-    ['GoneException', 410], ['PreconditionFailedException', 412], ['PayloadTooLargeException', 413], ['UnsupportedMediaTypeException', 415],
-    ['ImATeapotException', 418], ['MisdirectedException', 421], ['UnprocessableEntityException', 422], ['InternalServerErrorException', 500],
-    ['NotImplementedException', 501], ['BadGatewayException', 502], ['ServiceUnavailableException', 503], ['GatewayTimeoutException', 504],
-    ['HttpVersionNotSupportedException', 505],
-  ];
-  @Controller('built-in')
-  class BuiltIn {
-    @Get(':name')
-    throwIt(@common.Param('name') name: string) {
-      throw new common[name]();
-    }
-  }
-  const {base} = await start([BuiltIn]);
-  for (const [name, status] of table) {
-    const exception = new common[name]();
-    expect(exception, name).toBeInstanceOf(HttpException);
-    const reply = await call(base, 'GET', `/built-in/${name}`);
-    expect(reply.status, name).toBe(status);
-    expect(Object.keys(reply.json()), name).toEqual(['statusCode', 'message']);
-    expect(reply.json().statusCode, name).toBe(status);
-  }
-  expect((await call(base, 'GET', '/built-in/ForbiddenException')).json()).toEqual({statusCode: 403, message: 'Forbidden'});
-});
-
-claim(`${page}#built-in-http-exceptions`, `with only a message, "error" holds the standard name; an object replaces the body`, async () => {
-  const {base} = await start([BoomController]);
-  expect((await call(base, 'GET', '/boom/message-only')).json()).toEqual({statusCode: 400, message: 'The age must be a positive number', error: 'Bad Request'});
-  const object = await call(base, 'GET', '/boom/object');
-  expect([object.status, object.json()]).toEqual([400, {reason: 'custom'}]);
-});
-
-claim(`${page}#binding-filters`, `a filter passed as a class is created once and shared by the handlers that name it`, async () => {
-  const seen = new Set<unknown>();
-  @Catch(HttpException)
-  class Recording {
-    catch(exception: any, host: any) {
-      seen.add(this);
-      host.switchToHttp().getResponse().status(exception.getStatus()).json({filtered: true});
-    }
-  }
-  @Controller('cats')
-  class CatsController {
-    @Get('a')
-    @UseFilters(Recording)
-    a() {
-      throw new ForbiddenException();
-    }
-
-    @Get('b')
-    @UseFilters(Recording)
-    b() {
-      throw new ForbiddenException();
-    }
-  }
-  const {base} = await start([CatsController]);
-  expect((await call(base, 'GET', '/cats/a')).json()).toEqual({filtered: true});
-  expect((await call(base, 'GET', '/cats/b')).json()).toEqual({filtered: true});
-  expect(seen.size).toBe(1);
-});
-
-claim(`${page}#binding-filters`, `useGlobalFilters() and the APP_FILTER provider of the page both apply to every route`, async () => {
-  const set = samples(page, {pick: {'app.module': 1}});
-  const {HttpExceptionFilter} = set.require('http-exception.filter');
-  const {base} = await start([BoomController], {setup: (app) => app.useGlobalFilters(new HttpExceptionFilter())});
-  expect((await call(base, 'GET', '/boom/described')).json()).toMatchObject({statusCode: 400, path: '/boom/described'});
-  const {AppModule} = set.require('app.module');
-  @Module({imports: [AppModule], controllers: [BoomController]})
-  class Root {}
-  const {base: viaProvider} = await start(Root);
-  expect((await call(viaProvider, 'GET', '/boom/described')).json()).toMatchObject({statusCode: 400, message: 'The age must be a positive number', path: '/boom/described'});
-});
-
-claim(`${page}#catch-everything`, `with the catch-all filter declared first, the specific filter registered after it handles its exceptions`, async () => {
-  @Catch()
-  class CatchAll {
-    catch(_exception: unknown, host: any) {
-      host.switchToHttp().getResponse().status(500).json({by: 'catch-all'});
-    }
-  }
-  @Catch(BadRequestException)
-  class Specific {
-    catch(_exception: unknown, host: any) {
-      host.switchToHttp().getResponse().status(400).json({by: 'specific'});
-    }
-  }
-  const first = await start([BoomController], {setup: (app) => app.useGlobalFilters(new CatchAll(), new Specific())});
-  expect((await call(first.base, 'GET', '/boom/described')).json()).toEqual({by: 'specific'});
-  expect((await call(first.base, 'GET', '/boom/type-error')).json()).toEqual({by: 'catch-all'});
-  const last = await start([BoomController], {setup: (app) => app.useGlobalFilters(new Specific(), new CatchAll())});
-  expect((await call(last.base, 'GET', '/boom/described')).json()).toEqual({by: 'catch-all'});
-});
-
-claim(`${page}#inheritance`, `a BaseExceptionFilter subclass runs its code, then super.catch() sends the standard body (APP_FILTER, and new ...(httpAdapter) in main.ts)`, async () => {
-  const {AllExceptionsFilter} = samples(page, {pick: {'all-exceptions.filter': 2}}).require('all-exceptions.filter');
-  const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  try {
-    @Module({controllers: [BoomController], providers: [{provide: APP_FILTER, useClass: AllExceptionsFilter}]})
-    class AppModule {}
-    const {base} = await start(AppModule);
-    const reply = await call(base, 'GET', '/boom/described');
-    expect(reply.json()).toEqual({statusCode: 400, message: 'The age must be a positive number', error: 'Invalid age'});
-    expect(spy.mock.calls.some((args) => args[0] === 'Unhandled exception')).toBe(true);
-    const {base: manual} = await start([BoomController], {
-      setup: (app) => app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost).httpAdapter)),
+claim(
+  `${page}#binding-filters`,
+  `useGlobalFilters() and the APP_FILTER provider of the page both apply to every route`,
+  async () => {
+    const set = samples(page, {pick: {'app.module': 1}});
+    const {HttpExceptionFilter} = set.require('http-exception.filter');
+    const {base} = await start([BoomController], {
+      setup: (app) => app.useGlobalFilters(new HttpExceptionFilter()),
     });
-    expect((await call(manual, 'GET', '/boom/type-error')).json()).toEqual({statusCode: 500, message: 'Internal server error'});
-  } finally {
-    spy.mockRestore();
-  }
-});
+    expect((await call(base, 'GET', '/boom/described')).json()).toMatchObject({
+      statusCode: 400,
+      path: '/boom/described',
+    });
+    const {AppModule} = set.require('app.module');
+    @Module({imports: [AppModule], controllers: [BoomController]})
+    class Root {}
+    const {base: viaProvider} = await start(Root);
+    expect((await call(viaProvider, 'GET', '/boom/described')).json()).toMatchObject({
+      statusCode: 400,
+      message: 'The age must be a positive number',
+      path: '/boom/described',
+    });
+  },
+);
 
-claim(`${page}#inheritance`, `bound with @UseFilters(TheClass) the derived filter gets the adapter; an instance built with new and no argument has none to reply with`, async () => {
-  @Catch()
-  class Derived extends BaseExceptionFilter {}
-  @Controller('cats')
-  class CatsController {
-    @Get('class')
-    @UseFilters(Derived)
-    byClass() {
-      throw new ForbiddenException();
+claim(
+  `${page}#catch-everything`,
+  `with the catch-all filter declared first, the specific filter registered after it handles its exceptions`,
+  async () => {
+    @Catch()
+    class CatchAll {
+      catch(_exception: unknown, host: any) {
+        host.switchToHttp().getResponse().status(500).json({by: 'catch-all'});
+      }
     }
-  }
-  const {base} = await start([CatsController]);
-  expect((await call(base, 'GET', '/cats/class')).json()).toEqual({statusCode: 403, message: 'Forbidden'});
-  const {ExecutionContextHost} = nest('@nestjs/core/helpers/execution-context-host');
-  expect(() => new Derived().catch(new ForbiddenException(), new ExecutionContextHost([{}, {}, () => undefined]))).toThrow(
-    "Cannot read properties of undefined (reading 'reply')",
-  );
-});
+    @Catch(BadRequestException)
+    class Specific {
+      catch(_exception: unknown, host: any) {
+        host.switchToHttp().getResponse().status(400).json({by: 'specific'});
+      }
+    }
+    const first = await start([BoomController], {
+      setup: (app) => app.useGlobalFilters(new CatchAll(), new Specific()),
+    });
+    expect((await call(first.base, 'GET', '/boom/described')).json()).toEqual({by: 'specific'});
+    expect((await call(first.base, 'GET', '/boom/type-error')).json()).toEqual({by: 'catch-all'});
+    const last = await start([BoomController], {
+      setup: (app) => app.useGlobalFilters(new Specific(), new CatchAll()),
+    });
+    expect((await call(last.base, 'GET', '/boom/described')).json()).toEqual({by: 'catch-all'});
+  },
+);
 
-claim(`${page}#binding-filters`, `global filters (useGlobalFilters() or APP_FILTER) never reach a WebSocket gateway; a connected microservice gets them only with inheritAppConfig: true`, async () => {
-  await expectGlobalOnlyOverHttp('filter', expect);
-}, 30000);
+claim(
+  `${page}#inheritance`,
+  `a BaseExceptionFilter subclass runs its code, then super.catch() sends the standard body (APP_FILTER, and new ...(httpAdapter) in main.ts)`,
+  async () => {
+    const {AllExceptionsFilter} = samples(page, {pick: {'all-exceptions.filter': 2}}).require(
+      'all-exceptions.filter',
+    );
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      @Module({
+        controllers: [BoomController],
+        providers: [{provide: APP_FILTER, useClass: AllExceptionsFilter}],
+      })
+      class AppModule {}
+      const {base} = await start(AppModule);
+      const reply = await call(base, 'GET', '/boom/described');
+      expect(reply.json()).toEqual({
+        statusCode: 400,
+        message: 'The age must be a positive number',
+        error: 'Invalid age',
+      });
+      expect(spy.mock.calls.some((args) => args[0] === 'Unhandled exception')).toBe(true);
+      const {base: manual} = await start([BoomController], {
+        setup: (app) =>
+          app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost).httpAdapter)),
+      });
+      expect((await call(manual, 'GET', '/boom/type-error')).json()).toEqual({
+        statusCode: 500,
+        message: 'Internal server error',
+      });
+    } finally {
+      spy.mockRestore();
+    }
+  },
+);
 
-claim(`${page}#exception-filters`, `the built-in filter keeps an unknown error's details in the server log (ExceptionsHandler) and sends only the generic body; HttpExceptions are not logged`, async () => {
-  const {memoryLogger} = await import('../../lib');
-  const memory = memoryLogger();
-  const {base} = await start([BoomController], {logger: memory.logger});
-  const reply = await call(base, 'GET', '/boom/type-error');
-  expect(reply.text).not.toContain('undefined is not a function');
-  const logged = memory.lines.filter((line) => line.level === 'error');
-  expect(logged.map((line) => [line.message, line.context])).toEqual([['undefined is not a function', 'ExceptionsHandler']]);
-  await call(base, 'GET', '/boom/described');
-  expect(memory.lines.filter((line) => line.level === 'error')).toHaveLength(1);
-});
+claim(
+  `${page}#inheritance`,
+  `bound with @UseFilters(TheClass) the derived filter gets the adapter; an instance built with new and no argument has none to reply with`,
+  async () => {
+    @Catch()
+    class Derived extends BaseExceptionFilter {}
+    @Controller('cats')
+    class CatsController {
+      @Get('class')
+      @UseFilters(Derived)
+      byClass() {
+        throw new ForbiddenException();
+      }
+    }
+    const {base} = await start([CatsController]);
+    expect((await call(base, 'GET', '/cats/class')).json()).toEqual({
+      statusCode: 403,
+      message: 'Forbidden',
+    });
+    const {ExecutionContextHost} = nest('@nestjs/core/helpers/execution-context-host');
+    expect(() =>
+      new Derived().catch(
+        new ForbiddenException(),
+        new ExecutionContextHost([{}, {}, () => undefined]),
+      ),
+    ).toThrow("Cannot read properties of undefined (reading 'reply')");
+  },
+);
 
-claim(`${page}#catch-everything`, `in a testing module the filter is built in compile(), before createNestApplication() attaches the adapter: httpAdapter is undefined in its constructor and set by the time catch() runs`, async () => {
-  const {Test} = nest('@nestjs/testing');
-  const {AllExceptionsFilter} = samples(page, {pick: {'all-exceptions.filter': 1}}).require('all-exceptions.filter');
-  const atConstruction: unknown[] = [];
-  class Recording extends AllExceptionsFilter {
-    constructor(host: any) {
-      super(host);
-      atConstruction.push(host.httpAdapter);
-    }
-  }
-  Reflect.defineMetadata('design:paramtypes', [HttpAdapterHost], Recording);
-  Catch()(Recording);
-  @Module({controllers: [BoomController], providers: [{provide: APP_FILTER, useClass: Recording}]})
-  class AppModule {}
-  const moduleRef = await Test.createTestingModule({imports: [AppModule]}).compile();
-  expect(atConstruction).toEqual([undefined]);
-  const app = moduleRef.createNestApplication(undefined, {logger: false});
-  onClose(() => app.close());
-  const base = await listen(app);
-  const reply = await call(base, 'GET', '/boom/type-error');
-  expect(reply.status).toBe(500);
-  expect(reply.json()).toMatchObject({statusCode: 500, path: '/boom/type-error'});
-});
+claim(
+  `${page}#binding-filters`,
+  `global filters (useGlobalFilters() or APP_FILTER) never reach a WebSocket gateway; a connected microservice gets them only with inheritAppConfig: true`,
+  async () => {
+    await expectGlobalOnlyOverHttp('filter', expect);
+  },
+  30000,
+);
 
-claim(`${page}#exception-filters`, `@Catch() with several classes catches each of them and nothing else; a filter that writes no response leaves the request unanswered`, async () => {
-  const {answersWithin} = await import('./_support');
-  class OutOfCats extends Error {}
-  class OutOfFood extends Error {}
-  @Catch(OutOfCats, OutOfFood)
-  class ShortageFilter {
-    catch(exception: Error, host: any) {
-      host.switchToHttp().getResponse().status(503).json({shortage: exception.constructor.name});
-    }
-  }
-  @Catch(BadRequestException)
-  class SilentFilter {
-    catch() {
-      return undefined;
-    }
-  }
-  @Controller('shop')
-  @UseFilters(ShortageFilter)
-  class ShopController {
-    @Get('cats')
-    cats() {
-      throw new OutOfCats();
-    }
+claim(
+  `${page}#exception-filters`,
+  `the built-in filter keeps an unknown error's details in the server log (ExceptionsHandler) and sends only the generic body; HttpExceptions are not logged`,
+  async () => {
+    const {memoryLogger} = await import('../../lib');
+    const memory = memoryLogger();
+    const {base} = await start([BoomController], {logger: memory.logger});
+    const reply = await call(base, 'GET', '/boom/type-error');
+    expect(reply.text).not.toContain('undefined is not a function');
+    const logged = memory.lines.filter((line) => line.level === 'error');
+    expect(logged.map((line) => [line.message, line.context])).toEqual([
+      ['undefined is not a function', 'ExceptionsHandler'],
+    ]);
+    await call(base, 'GET', '/boom/described');
+    expect(memory.lines.filter((line) => line.level === 'error')).toHaveLength(1);
+  },
+);
 
-    @Get('food')
-    food() {
-      throw new OutOfFood();
+claim(
+  `${page}#catch-everything`,
+  `in a testing module the filter is built in compile(), before createNestApplication() attaches the adapter: httpAdapter is undefined in its constructor and set by the time catch() runs`,
+  async () => {
+    const {Test} = nest('@nestjs/testing');
+    const {AllExceptionsFilter} = samples(page, {pick: {'all-exceptions.filter': 1}}).require(
+      'all-exceptions.filter',
+    );
+    const atConstruction: unknown[] = [];
+    class Recording extends AllExceptionsFilter {
+      constructor(host: any) {
+        super(host);
+        atConstruction.push(host.httpAdapter);
+      }
     }
+    Reflect.defineMetadata('design:paramtypes', [HttpAdapterHost], Recording);
+    Catch()(Recording);
+    @Module({
+      controllers: [BoomController],
+      providers: [{provide: APP_FILTER, useClass: Recording}],
+    })
+    class AppModule {}
+    const moduleRef = await Test.createTestingModule({imports: [AppModule]}).compile();
+    expect(atConstruction).toEqual([undefined]);
+    const app = moduleRef.createNestApplication(undefined, {logger: false});
+    onClose(() => app.close());
+    const base = await listen(app);
+    const reply = await call(base, 'GET', '/boom/type-error');
+    expect(reply.status).toBe(500);
+    expect(reply.json()).toMatchObject({statusCode: 500, path: '/boom/type-error'});
+  },
+);
 
-    @Get('other')
-    other() {
-      throw new TypeError('other');
+claim(
+  `${page}#exception-filters`,
+  `@Catch() with several classes catches each of them and nothing else; a filter that writes no response leaves the request unanswered`,
+  async () => {
+    const {answersWithin} = await import('./_support');
+    class OutOfCats extends Error {}
+    class OutOfFood extends Error {}
+    @Catch(OutOfCats, OutOfFood)
+    class ShortageFilter {
+      catch(exception: Error, host: any) {
+        host.switchToHttp().getResponse().status(503).json({shortage: exception.constructor.name});
+      }
     }
+    @Catch(BadRequestException)
+    class SilentFilter {
+      catch() {
+        return undefined;
+      }
+    }
+    @Controller('shop')
+    @UseFilters(ShortageFilter)
+    class ShopController {
+      @Get('cats')
+      cats() {
+        throw new OutOfCats();
+      }
 
-    @Get('silent')
-    @UseFilters(SilentFilter)
-    silent() {
-      throw new BadRequestException();
+      @Get('food')
+      food() {
+        throw new OutOfFood();
+      }
+
+      @Get('other')
+      other() {
+        throw new TypeError('other');
+      }
+
+      @Get('silent')
+      @UseFilters(SilentFilter)
+      silent() {
+        throw new BadRequestException();
+      }
     }
-  }
-  const {base} = await start([ShopController]);
-  expect((await call(base, 'GET', '/shop/cats')).json()).toEqual({shortage: 'OutOfCats'});
-  expect((await call(base, 'GET', '/shop/food')).json()).toEqual({shortage: 'OutOfFood'});
-  expect((await call(base, 'GET', '/shop/other')).json()).toEqual({statusCode: 500, message: 'Internal server error'});
-  expect(await answersWithin(base, 'GET', '/shop/silent', 300)).toBe('hung');
-});
+    const {base} = await start([ShopController]);
+    expect((await call(base, 'GET', '/shop/cats')).json()).toEqual({shortage: 'OutOfCats'});
+    expect((await call(base, 'GET', '/shop/food')).json()).toEqual({shortage: 'OutOfFood'});
+    expect((await call(base, 'GET', '/shop/other')).json()).toEqual({
+      statusCode: 500,
+      message: 'Internal server error',
+    });
+    expect(await answersWithin(base, 'GET', '/shop/silent', 300)).toBe('hung');
+  },
+);

@@ -3,9 +3,17 @@ import {claim, samples, nest, expectOutput} from '../../lib';
 import {start, call, platforms, expectGlobalOnlyOverHttp, pageSamples} from './_support';
 
 const common = nest('@nestjs/common');
-const {APP_INTERCEPTOR} = nest('@nestjs/core');
 const {tap} = nest('rxjs');
-const {Controller, Get, Module, UseInterceptors, UseGuards, Param, ParseIntPipe, ForbiddenException} = common;
+const {
+  Controller,
+  Get,
+  Module,
+  UseInterceptors,
+  UseGuards,
+  Param,
+  ParseIntPipe,
+  ForbiddenException,
+} = common;
 const page = 'docs/interceptors.md';
 
 /** The service the page's controllers call (not shown there): plain JS syntax, so the JS halves load it too. */
@@ -29,220 +37,310 @@ function moduleOf(controllers: unknown[], providers: unknown[] = []) {
 
 function capture() {
   const lines: string[] = [];
-  const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+  const spy = vi
+    .spyOn(console, 'log')
+    .mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
   return {lines, restore: () => spy.mockRestore()};
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#binding-interceptors`, `the LoggingInterceptor bound to CatsController prints Before... then After... Nms for GET /cats (${lang})`, async () => {
-    const set = pageSamples(page, {lang, pick: {'cats.controller': 1}, files: {'cats.service': catsService()}});
-    const {CatsController} = set.require('cats.controller');
-    const {CatsService} = set.require('cats.service');
-    const {base} = await start(moduleOf([CatsController], [CatsService]));
-    const log = capture();
-    try {
+  claim(
+    `${page}#binding-interceptors`,
+    `the LoggingInterceptor bound to CatsController prints Before... then After... Nms for GET /cats (${lang})`,
+    async () => {
+      const set = pageSamples(page, {
+        lang,
+        pick: {'cats.controller': 1},
+        files: {'cats.service': catsService()},
+      });
+      const {CatsController} = set.require('cats.controller');
+      const {CatsService} = set.require('cats.service');
+      const {base} = await start(moduleOf([CatsController], [CatsService]));
+      const log = capture();
+      try {
+        expect((await call(base, 'GET', '/cats')).json()).toEqual([]);
+      } finally {
+        log.restore();
+      }
+      expectOutput(page, 'logging-interceptor', log.lines.join('\n'), [[/\d+ms/g, 'Nms']]);
+    },
+  );
+
+  claim(
+    `${page}#response-mapping`,
+    `TransformInterceptor wraps the handler's [] as { "data": [] } (${lang})`,
+    async () => {
+      const {TransformInterceptor} = pageSamples(page, {lang}).require('transform.interceptor');
+      @Controller('cats')
+      @UseInterceptors(TransformInterceptor)
+      class CatsController {
+        @Get()
+        findAll() {
+          return [];
+        }
+      }
+      const {base} = await start([CatsController]);
+      expectOutput(page, 'transform-envelope', (await call(base, 'GET', '/cats')).text);
+    },
+  );
+
+  claim(
+    `${page}#exception-mapping`,
+    `ErrorsInterceptor turns any error of the handler, or of a pipe, into 502 Bad Gateway, but not a guard's (${lang})`,
+    async () => {
+      const {ErrorsInterceptor} = pageSamples(page, {lang}).require('errors.interceptor');
+      @Controller('cats')
+      @UseInterceptors(ErrorsInterceptor)
+      class CatsController {
+        @Get('crash')
+        crash() {
+          throw new TypeError('boom');
+        }
+
+        @Get('piped/:id')
+        piped(@Param('id', ParseIntPipe) id: number) {
+          return id;
+        }
+
+        @Get('guarded')
+        @UseGuards({canActivate: () => false})
+        guarded() {
+          return 'never';
+        }
+      }
+      const {base} = await start([CatsController]);
+      const crash = await call(base, 'GET', '/cats/crash');
+      expect([crash.status, crash.json()]).toEqual([
+        502,
+        {statusCode: 502, message: 'Bad Gateway'},
+      ]);
+      expect((await call(base, 'GET', '/cats/piped/abc')).status).toBe(502);
+      expect((await call(base, 'GET', '/cats/guarded')).status).toBe(403);
+    },
+  );
+
+  claim(
+    `${page}#stream-overriding`,
+    `CacheInterceptor answers [] without running the handler (${lang})`,
+    async () => {
+      const {CacheInterceptor} = pageSamples(page, {lang}).require('cache.interceptor');
+      let ran = false;
+      @Controller('cats')
+      @UseInterceptors(CacheInterceptor)
+      class CatsController {
+        @Get()
+        findAll() {
+          ran = true;
+          return ['fresh'];
+        }
+      }
+      const {base} = await start([CatsController]);
       expect((await call(base, 'GET', '/cats')).json()).toEqual([]);
-    } finally {
-      log.restore();
-    }
-    expectOutput(page, 'logging-interceptor', log.lines.join('\n'), [[/\d+ms/g, 'Nms']]);
-  });
+      expect(ran).toBe(false);
+    },
+  );
 
-  claim(`${page}#response-mapping`, `TransformInterceptor wraps the handler's [] as { "data": [] } (${lang})`, async () => {
-    const {TransformInterceptor} = pageSamples(page, {lang}).require('transform.interceptor');
-    @Controller('cats')
-    @UseInterceptors(TransformInterceptor)
-    class CatsController {
-      @Get()
-      findAll() {
-        return [];
+  claim(
+    `${page}#more-operators`,
+    `TimeoutInterceptor turns a slow handler into 408 Request Timeout; the handler's work keeps running (${lang})`,
+    async () => {
+      const set = pageSamples(page, {
+        lang,
+        pick: {'cats.controller': 2},
+        edit: {'timeout.interceptor': [['timeout(5000)', 'timeout(100)']]},
+        files: {'cats.service': catsService(400)},
+      });
+      const {CatsController} = set.require('cats.controller');
+      const {CatsService} = set.require('cats.service');
+      const {app, base} = await start(moduleOf([CatsController], [CatsService]));
+      const reply = await call(base, 'GET', '/cats/report');
+      expect([reply.status, reply.json()]).toEqual([
+        408,
+        {statusCode: 408, message: 'Request Timeout'},
+      ]);
+      const service = app.get(CatsService);
+      expect(service.finished).toBe(false);
+      await vi.waitFor(() => expect(service.finished).toBe(true), {timeout: 2000, interval: 50});
+    },
+  );
+
+  claim(
+    `${page}#response-mapping`,
+    `ExcludeNullInterceptor turns a null result into an empty string (${lang})`,
+    async () => {
+      const {ExcludeNullInterceptor} = pageSamples(page, {lang}).require(
+        'exclude-null.interceptor',
+      );
+      @Controller('cats')
+      @UseInterceptors(ExcludeNullInterceptor)
+      class CatsController {
+        @Get('null')
+        nothing() {
+          return null;
+        }
+
+        @Get('value')
+        value() {
+          return {name: 'Tom'};
+        }
       }
-    }
-    const {base} = await start([CatsController]);
-    expectOutput(page, 'transform-envelope', (await call(base, 'GET', '/cats')).text);
-  });
-
-  claim(`${page}#exception-mapping`, `ErrorsInterceptor turns any error of the handler, or of a pipe, into 502 Bad Gateway, but not a guard's (${lang})`, async () => {
-    const {ErrorsInterceptor} = pageSamples(page, {lang}).require('errors.interceptor');
-    @Controller('cats')
-    @UseInterceptors(ErrorsInterceptor)
-    class CatsController {
-      @Get('crash')
-      crash() {
-        throw new TypeError('boom');
-      }
-
-      @Get('piped/:id')
-      piped(@Param('id', ParseIntPipe) id: number) {
-        return id;
-      }
-
-      @Get('guarded')
-      @UseGuards({canActivate: () => false})
-      guarded() {
-        return 'never';
-      }
-    }
-    const {base} = await start([CatsController]);
-    const crash = await call(base, 'GET', '/cats/crash');
-    expect([crash.status, crash.json()]).toEqual([502, {statusCode: 502, message: 'Bad Gateway'}]);
-    expect((await call(base, 'GET', '/cats/piped/abc')).status).toBe(502);
-    expect((await call(base, 'GET', '/cats/guarded')).status).toBe(403);
-  });
-
-  claim(`${page}#stream-overriding`, `CacheInterceptor answers [] without running the handler (${lang})`, async () => {
-    const {CacheInterceptor} = pageSamples(page, {lang}).require('cache.interceptor');
-    let ran = false;
-    @Controller('cats')
-    @UseInterceptors(CacheInterceptor)
-    class CatsController {
-      @Get()
-      findAll() {
-        ran = true;
-        return ['fresh'];
-      }
-    }
-    const {base} = await start([CatsController]);
-    expect((await call(base, 'GET', '/cats')).json()).toEqual([]);
-    expect(ran).toBe(false);
-  });
-
-  claim(`${page}#more-operators`, `TimeoutInterceptor turns a slow handler into 408 Request Timeout; the handler's work keeps running (${lang})`, async () => {
-    const set = pageSamples(page, {lang, pick: {'cats.controller': 2}, edit: {'timeout.interceptor': [['timeout(5000)', 'timeout(100)']]}, files: {'cats.service': catsService(400)}});
-    const {CatsController} = set.require('cats.controller');
-    const {CatsService} = set.require('cats.service');
-    const {app, base} = await start(moduleOf([CatsController], [CatsService]));
-    const reply = await call(base, 'GET', '/cats/report');
-    expect([reply.status, reply.json()]).toEqual([408, {statusCode: 408, message: 'Request Timeout'}]);
-    const service = app.get(CatsService);
-    expect(service.finished).toBe(false);
-    await vi.waitFor(() => expect(service.finished).toBe(true), {timeout: 2000, interval: 50});
-  });
-
-  claim(`${page}#response-mapping`, `ExcludeNullInterceptor turns a null result into an empty string (${lang})`, async () => {
-    const {ExcludeNullInterceptor} = pageSamples(page, {lang}).require('exclude-null.interceptor');
-    @Controller('cats')
-    @UseInterceptors(ExcludeNullInterceptor)
-    class CatsController {
-      @Get('null')
-      nothing() {
-        return null;
-      }
-
-      @Get('value')
-      value() {
-        return {name: 'Tom'};
-      }
-    }
-    const {base} = await start([CatsController]);
-    const empty = await call(base, 'GET', '/cats/null');
-    expect([empty.status, empty.text]).toEqual([200, '']);
-    expect((await call(base, 'GET', '/cats/value')).json()).toEqual({name: 'Tom'});
-  });
+      const {base} = await start([CatsController]);
+      const empty = await call(base, 'GET', '/cats/null');
+      expect([empty.status, empty.text]).toEqual([200, '']);
+      expect((await call(base, 'GET', '/cats/value')).json()).toEqual({name: 'Tom'});
+    },
+  );
 }
 
 for (const platform of platforms) {
-  claim(`${page}#binding-interceptors`, `global, then controller, then method interceptors on the way in, the reverse on the way out; @UseInterceptors(A, B) wraps in the order listed (${platform})`, async () => {
-    const order: string[] = [];
-    const tagged = (name: string) => ({
-      intercept: (_context: unknown, next: any) => {
-        order.push(`in:${name}`);
-        return next.handle().pipe(tap(() => order.push(`out:${name}`)));
-      },
-    });
-    @Controller('cats')
-    @UseInterceptors(tagged('controller'))
-    class CatsController {
+  claim(
+    `${page}#binding-interceptors`,
+    `global, then controller, then method interceptors on the way in, the reverse on the way out; @UseInterceptors(A, B) wraps in the order listed (${platform})`,
+    async () => {
+      const order: string[] = [];
+      const tagged = (name: string) => ({
+        intercept: (_context: unknown, next: any) => {
+          order.push(`in:${name}`);
+          return next.handle().pipe(tap(() => order.push(`out:${name}`)));
+        },
+      });
+      @Controller('cats')
+      @UseInterceptors(tagged('controller'))
+      class CatsController {
+        @Get()
+        @UseInterceptors(tagged('method-A'), tagged('method-B'))
+        findAll() {
+          order.push('handler');
+          return [];
+        }
+      }
+      const {base} = await start([CatsController], {
+        platform,
+        setup: (app) => app.useGlobalInterceptors(tagged('global')),
+      });
+      await call(base, 'GET', '/cats');
+      expect(order).toEqual([
+        'in:global',
+        'in:controller',
+        'in:method-A',
+        'in:method-B',
+        'handler',
+        'out:method-B',
+        'out:method-A',
+        'out:controller',
+        'out:global',
+      ]);
+    },
+  );
+}
+
+claim(
+  `${page}#binding-interceptors`,
+  `the APP_INTERCEPTOR provider of the page makes the LoggingInterceptor global`,
+  async () => {
+    const {AppModule} = samples(page).require('app.module');
+    @Controller('dogs')
+    class DogsController {
       @Get()
-      @UseInterceptors(tagged('method-A'), tagged('method-B'))
       findAll() {
-        order.push('handler');
         return [];
       }
     }
-    const {base} = await start([CatsController], {platform, setup: (app) => app.useGlobalInterceptors(tagged('global'))});
-    await call(base, 'GET', '/cats');
-    expect(order).toEqual(['in:global', 'in:controller', 'in:method-A', 'in:method-B', 'handler', 'out:method-B', 'out:method-A', 'out:controller', 'out:global']);
-  });
-}
-
-claim(`${page}#binding-interceptors`, `the APP_INTERCEPTOR provider of the page makes the LoggingInterceptor global`, async () => {
-  const {AppModule} = samples(page).require('app.module');
-  @Controller('dogs')
-  class DogsController {
-    @Get()
-    findAll() {
-      return [];
+    @Module({imports: [AppModule], controllers: [DogsController]})
+    class Root {}
+    const {base} = await start(Root);
+    const log = capture();
+    try {
+      await call(base, 'GET', '/dogs');
+    } finally {
+      log.restore();
     }
-  }
-  @Module({imports: [AppModule], controllers: [DogsController]})
-  class Root {}
-  const {base} = await start(Root);
-  const log = capture();
-  try {
-    await call(base, 'GET', '/dogs');
-  } finally {
-    log.restore();
-  }
-  expect(log.lines[0]).toBe('Before...');
-  expect(log.lines[1]).toMatch(/^After\.\.\. \d+ms$/);
-});
+    expect(log.lines[0]).toBe('Before...');
+    expect(log.lines[1]).toMatch(/^After\.\.\. \d+ms$/);
+  },
+);
 
-claim(`${page}#binding-interceptors`, `the method-bound TimeoutInterceptor affects only GET /cats/report`, async () => {
-  const set = samples(page, {pick: {'cats.controller': 2}, files: {'cats.service': catsService()}});
-  const {CatsController} = set.require('cats.controller');
-  const {CatsService} = set.require('cats.service');
-  expect(Reflect.getMetadata('__interceptors__', CatsController)).toBeUndefined();
-  expect(Reflect.getMetadata('__interceptors__', CatsController.prototype.report)).toHaveLength(1);
-  const {base} = await start(moduleOf([CatsController], [CatsService]));
-  expect((await call(base, 'GET', '/cats/report')).json()).toEqual({report: 'done'});
-});
+claim(
+  `${page}#binding-interceptors`,
+  `the method-bound TimeoutInterceptor affects only GET /cats/report`,
+  async () => {
+    const set = samples(page, {
+      pick: {'cats.controller': 2},
+      files: {'cats.service': catsService()},
+    });
+    const {CatsController} = set.require('cats.controller');
+    const {CatsService} = set.require('cats.service');
+    expect(Reflect.getMetadata('__interceptors__', CatsController)).toBeUndefined();
+    expect(Reflect.getMetadata('__interceptors__', CatsController.prototype.report)).toHaveLength(
+      1,
+    );
+    const {base} = await start(moduleOf([CatsController], [CatsService]));
+    expect((await call(base, 'GET', '/cats/report')).json()).toEqual({report: 'done'});
+  },
+);
 
-claim(`${page}#basics`, `an interceptor that does not call next.handle() keeps the handler from running; intercept() may be async`, async () => {
-  let ran = false;
-  const {of} = nest('rxjs');
-  @Controller('cats')
-  class CatsController {
-    @Get('skipped')
-    @UseInterceptors({intercept: () => of('from interceptor')})
-    skipped() {
-      ran = true;
-      return 'handler';
+claim(
+  `${page}#basics`,
+  `an interceptor that does not call next.handle() keeps the handler from running; intercept() may be async`,
+  async () => {
+    let ran = false;
+    const {of} = nest('rxjs');
+    @Controller('cats')
+    class CatsController {
+      @Get('skipped')
+      @UseInterceptors({intercept: () => of('from interceptor')})
+      skipped() {
+        ran = true;
+        return 'handler';
+      }
+
+      @Get('async')
+      @UseInterceptors({
+        intercept: async (_c: unknown, next: any) => (await Promise.resolve(), next.handle()),
+      })
+      viaAsync() {
+        return 'handler';
+      }
     }
+    const {base} = await start([CatsController]);
+    expect((await call(base, 'GET', '/cats/skipped')).text).toBe('from interceptor');
+    expect(ran).toBe(false);
+    expect((await call(base, 'GET', '/cats/async')).text).toBe('handler');
+  },
+);
 
-    @Get('async')
-    @UseInterceptors({intercept: async (_c: unknown, next: any) => (await Promise.resolve(), next.handle())})
-    viaAsync() {
-      return 'handler';
+claim(
+  `${page}#aspect-interception`,
+  `the execution context gives the request (method and URL) and the handler's name`,
+  async () => {
+    const seen: string[] = [];
+    @Controller('cats')
+    class CatsController {
+      @Get(':id')
+      @UseInterceptors({
+        intercept: (context: any, next: any) => {
+          const request = context.switchToHttp().getRequest();
+          seen.push(
+            `${request.method} ${request.url} ${context.getHandler().name} ${context.getClass().name}`,
+          );
+          return next.handle();
+        },
+      })
+      findOne() {
+        throw new ForbiddenException();
+      }
     }
-  }
-  const {base} = await start([CatsController]);
-  expect((await call(base, 'GET', '/cats/skipped')).text).toBe('from interceptor');
-  expect(ran).toBe(false);
-  expect((await call(base, 'GET', '/cats/async')).text).toBe('handler');
-});
+    const {base} = await start([CatsController]);
+    await call(base, 'GET', '/cats/3?x=1');
+    expect(seen).toEqual(['GET /cats/3?x=1 findOne CatsController']);
+  },
+);
 
-claim(`${page}#aspect-interception`, `the execution context gives the request (method and URL) and the handler's name`, async () => {
-  const seen: string[] = [];
-  @Controller('cats')
-  class CatsController {
-    @Get(':id')
-    @UseInterceptors({
-      intercept: (context: any, next: any) => {
-        const request = context.switchToHttp().getRequest();
-        seen.push(`${request.method} ${request.url} ${context.getHandler().name} ${context.getClass().name}`);
-        return next.handle();
-      },
-    })
-    findOne() {
-      throw new ForbiddenException();
-    }
-  }
-  const {base} = await start([CatsController]);
-  await call(base, 'GET', '/cats/3?x=1');
-  expect(seen).toEqual(['GET /cats/3?x=1 findOne CatsController']);
-});
-
-claim(`${page}#binding-interceptors`, `global interceptors (useGlobalInterceptors() or APP_INTERCEPTOR) never reach a WebSocket gateway; a connected microservice gets them only with inheritAppConfig: true`, async () => {
-  await expectGlobalOnlyOverHttp('interceptor', expect);
-}, 30000);
+claim(
+  `${page}#binding-interceptors`,
+  `global interceptors (useGlobalInterceptors() or APP_INTERCEPTOR) never reach a WebSocket gateway; a connected microservice gets them only with inheritAppConfig: true`,
+  async () => {
+    await expectGlobalOnlyOverHttp('interceptor', expect);
+  },
+  30000,
+);

@@ -2,99 +2,158 @@ import {spawnSync} from 'node:child_process';
 import {createServer} from 'node:http';
 import {resolve} from 'node:path';
 import {expect, vi} from 'vitest';
-import {claim, samples, nest, fragment, compileModule, memoryLogger, freePort, service, applyEdits} from '../../lib';
+import {
+  claim,
+  samples,
+  nest,
+  fragment,
+  compileModule,
+  memoryLogger,
+  freePort,
+  service,
+  applyEdits,
+} from '../../lib';
 import {start, call, onClose} from './_support';
 
 const common = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
 const {Transport} = nest('@nestjs/microservices');
 const rxjs = nest('rxjs');
-const {Module, Controller, Get, ConsoleLogger, Logger} = common;
+const {Module, Controller, Get} = common;
 const page = 'docs/migration-guide.md';
 const behaviourDir = resolve(__dirname, '..', '..');
 
 /** TypeScript of a page fragment as CommonJS for a child process (imports become requires). */
 function ts2js(source: string): string {
   const ts = nest('typescript');
-  const out = ts.transpileModule(source, {compilerOptions: {module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2019}}).outputText;
+  const out = ts.transpileModule(source, {
+    compilerOptions: {module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2019},
+  }).outputText;
   return `const MyLogger = (() => { const exports = {}; ${out}; return exports.MyLogger; })();`;
 }
 
-claim(`${page}#http-module`, `HttpService from @nestjs/common logs a DEPRECATED! warning when created; the @nestjs/axios one does not`, async () => {
-  const {HttpModule: AxiosHttpModule} = nest('@nestjs/axios');
-  for (const [httpModule, expected] of [[common.HttpModule, true], [AxiosHttpModule, false]] as const) {
-    @Module({imports: [httpModule]})
+claim(
+  `${page}#http-module`,
+  `HttpService from @nestjs/common logs a DEPRECATED! warning when created; the @nestjs/axios one does not`,
+  async () => {
+    const {HttpModule: AxiosHttpModule} = nest('@nestjs/axios');
+    for (const [httpModule, expected] of [
+      [common.HttpModule, true],
+      [AxiosHttpModule, false],
+    ] as const) {
+      @Module({imports: [httpModule]})
+      class AppModule {}
+      const memory = memoryLogger();
+      const app = await NestFactory.createApplicationContext(AppModule, {logger: memory.logger});
+      await app.close();
+      expect(
+        memory.lines.some(
+          (line) =>
+            line.level === 'warn' &&
+            line.message.startsWith(
+              'DEPRECATED! "HttpModule" (from the "@nestjs/common" package) is deprecated',
+            ),
+        ),
+      ).toBe(expected);
+    }
+  },
+);
+
+claim(
+  `${page}#http-module`,
+  `a test mock provided under the @nestjs/common HttpService token does not replace the @nestjs/axios service the code injects`,
+  async () => {
+    const axios = nest('@nestjs/axios');
+    const {Test} = nest('@nestjs/testing');
+    expect(common.HttpService).not.toBe(axios.HttpService);
+    @common.Injectable()
+    class CatFacts {
+      constructor(readonly http: InstanceType<typeof axios.HttpService>) {}
+    }
+    Reflect.defineMetadata('design:paramtypes', [axios.HttpService], CatFacts);
+    const mock = {get: () => 'mocked'};
+    const wrong = await Test.createTestingModule({
+      imports: [axios.HttpModule],
+      providers: [CatFacts],
+    })
+      .overrideProvider(common.HttpService)
+      .useValue(mock)
+      .compile();
+    expect(wrong.get(CatFacts).http).toBeInstanceOf(axios.HttpService);
+    const right = await Test.createTestingModule({
+      imports: [axios.HttpModule],
+      providers: [CatFacts],
+    })
+      .overrideProvider(axios.HttpService)
+      .useValue(mock)
+      .compile();
+    expect(right.get(CatFacts).http).toBe(mock);
+  },
+);
+
+claim(
+  `${page}#routes-registered-with-all`,
+  `@All('proxy') answers /proxy for any method but not /proxy/anything; @All('proxy/*') answers the nested paths`,
+  async () => {
+    const {ProxyController} = compileModule(
+      fragment(page, 'routes-registered-with-all', 'ProxyController').value,
+      'proxy-controller',
+    );
+    const {base} = await start([ProxyController]);
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      expect((await call(base, method, '/proxy')).text).toBe('Only /proxy, for any HTTP method');
+      expect((await call(base, method, '/proxy/cats/1')).text).toBe(
+        'Any path below /proxy, for any HTTP method',
+      );
+    }
+    @Controller()
+    class OnlyRoot {
+      @common.All('proxy')
+      root() {
+        return 'root';
+      }
+    }
+    const only = await start([OnlyRoot]);
+    expect((await call(only.base, 'GET', '/proxy/anything')).status).toBe(404);
+  },
+);
+
+claim(
+  `${page}#deprecated-async-listen-methods`,
+  `startAllMicroservices() and listen() return promises; the deprecated startAllMicroservicesAsync() and listenAsync() still work`,
+  async () => {
+    @Controller()
+    class Hello {
+      @Get()
+      hello() {
+        return 'hello';
+      }
+    }
+    @Module({controllers: [Hello]})
     class AppModule {}
-    const memory = memoryLogger();
-    const app = await NestFactory.createApplicationContext(AppModule, {logger: memory.logger});
-    await app.close();
-    expect(memory.lines.some((line) => line.level === 'warn' && line.message.startsWith('DEPRECATED! "HttpModule" (from the "@nestjs/common" package) is deprecated'))).toBe(expected);
-  }
-});
-
-claim(`${page}#http-module`, `a test mock provided under the @nestjs/common HttpService token does not replace the @nestjs/axios service the code injects`, async () => {
-  const axios = nest('@nestjs/axios');
-  const {Test} = nest('@nestjs/testing');
-  expect(common.HttpService).not.toBe(axios.HttpService);
-  @common.Injectable()
-  class CatFacts {
-    constructor(readonly http: InstanceType<typeof axios.HttpService>) {}
-  }
-  Reflect.defineMetadata('design:paramtypes', [axios.HttpService], CatFacts);
-  const mock = {get: () => 'mocked'};
-  const wrong = await Test.createTestingModule({imports: [axios.HttpModule], providers: [CatFacts]}).overrideProvider(common.HttpService).useValue(mock).compile();
-  expect(wrong.get(CatFacts).http).toBeInstanceOf(axios.HttpService);
-  const right = await Test.createTestingModule({imports: [axios.HttpModule], providers: [CatFacts]}).overrideProvider(axios.HttpService).useValue(mock).compile();
-  expect(right.get(CatFacts).http).toBe(mock);
-});
-
-claim(`${page}#routes-registered-with-all`, `@All('proxy') answers /proxy for any method but not /proxy/anything; @All('proxy/*') answers the nested paths`, async () => {
-  const {ProxyController} = compileModule(fragment(page, 'routes-registered-with-all', 'ProxyController').value, 'proxy-controller');
-  const {base} = await start([ProxyController]);
-  for (const method of ['GET', 'POST', 'DELETE']) {
-    expect((await call(base, method, '/proxy')).text).toBe('Only /proxy, for any HTTP method');
-    expect((await call(base, method, '/proxy/cats/1')).text).toBe('Any path below /proxy, for any HTTP method');
-  }
-  @Controller()
-  class OnlyRoot {
-    @common.All('proxy')
-    root() {
-      return 'root';
+    for (const deprecated of [false, true]) {
+      const app = await NestFactory.create(AppModule, {logger: false});
+      onClose(() => app.close());
+      const port = await freePort();
+      app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+      const started = deprecated ? app.startAllMicroservicesAsync() : app.startAllMicroservices();
+      expect(started).toBeInstanceOf(Promise);
+      await started;
+      const listening = deprecated ? app.listenAsync(0, '127.0.0.1') : app.listen(0, '127.0.0.1');
+      expect(listening).toBeInstanceOf(Promise);
+      await listening;
+      const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+      expect(await (await fetch(url)).text()).toBe('hello');
     }
-  }
-  const only = await start([OnlyRoot]);
-  expect((await call(only.base, 'GET', '/proxy/anything')).status).toBe(404);
-});
+  },
+);
 
-claim(`${page}#deprecated-async-listen-methods`, `startAllMicroservices() and listen() return promises; the deprecated startAllMicroservicesAsync() and listenAsync() still work`, async () => {
-  @Controller()
-  class Hello {
-    @Get()
-    hello() {
-      return 'hello';
-    }
-  }
-  @Module({controllers: [Hello]})
-  class AppModule {}
-  for (const deprecated of [false, true]) {
-    const app = await NestFactory.create(AppModule, {logger: false});
-    onClose(() => app.close());
-    const port = await freePort();
-    app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-    const started = deprecated ? app.startAllMicroservicesAsync() : app.startAllMicroservices();
-    expect(started).toBeInstanceOf(Promise);
-    await started;
-    const listening = deprecated ? app.listenAsync(0, '127.0.0.1') : app.listen(0, '127.0.0.1');
-    expect(listening).toBeInstanceOf(Promise);
-    await listening;
-    const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    expect(await (await fetch(url)).text()).toBe('hello');
-  }
-});
-
-claim(`${page}#logger`, `a subclass of Logger is refused with the "extends Logger" error (logger option and useLogger()); a subclass of ConsoleLogger is accepted (fresh process)`, async () => {
-  const myLogger = ts2js(fragment(page, 'logger', 'extends ConsoleLogger').value);
-  const script = `
+claim(
+  `${page}#logger`,
+  `a subclass of Logger is refused with the "extends Logger" error (logger option and useLogger()); a subclass of ConsoleLogger is accepted (fresh process)`,
+  async () => {
+    const myLogger = ts2js(fragment(page, 'logger', 'extends ConsoleLogger').value);
+    const script = `
     require('reflect-metadata');
     const { Module, Logger } = require('@nestjs/common');
     const { NestFactory } = require('@nestjs/core');
@@ -112,54 +171,84 @@ claim(`${page}#logger`, `a subclass of Logger is refused with the "extends Logge
       await app.close();
     })();
   `;
-  const run = spawnSync(process.execPath, ['-e', script], {cwd: behaviourDir, encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}});
-  const message = 'Using the "extends Logger" instruction is not allowed in Nest v8. Please, use "extends ConsoleLogger" instead.';
-  const lines = run.stdout.split('\n').filter((line) => /^(OPTION|USELOGGER|MYLOGGER)/.test(line));
-  expect(lines).toEqual([`OPTION: ${message}`, `USELOGGER: ${message}`, 'MYLOGGER ACCEPTED']);
-});
+    const run = spawnSync(process.execPath, ['-e', script], {
+      cwd: behaviourDir,
+      encoding: 'utf8',
+      env: {...process.env, NO_COLOR: '1'},
+    });
+    const message =
+      'Using the "extends Logger" instruction is not allowed in Nest v8. Please, use "extends ConsoleLogger" instead.';
+    const lines = run.stdout
+      .split('\n')
+      .filter((line) => /^(OPTION|USELOGGER|MYLOGGER)/.test(line));
+    expect(lines).toEqual([`OPTION: ${message}`, `USELOGGER: ${message}`, 'MYLOGGER ACCEPTED']);
+  },
+);
 
-claim(`${page}#rxjs-7`, `lastValueFrom() and firstValueFrom() reject with EmptyError on an empty stream unless given a defaultValue; firstValueFrom() settles on a stream that never completes`, async () => {
-  const {lastValueFrom, firstValueFrom, EMPTY, EmptyError, of, interval} = rxjs;
-  expect(await lastValueFrom(of(1, 2, 3))).toBe(3);
-  await expect(lastValueFrom(EMPTY)).rejects.toBeInstanceOf(EmptyError);
-  await expect(firstValueFrom(EMPTY)).rejects.toBeInstanceOf(EmptyError);
-  expect(await lastValueFrom(EMPTY, {defaultValue: null})).toBeNull();
-  expect(await firstValueFrom(interval(5))).toBe(0);
-  expect(await rxjs.EMPTY.toPromise()).toBeUndefined();
-});
+claim(
+  `${page}#rxjs-7`,
+  `lastValueFrom() and firstValueFrom() reject with EmptyError on an empty stream unless given a defaultValue; firstValueFrom() settles on a stream that never completes`,
+  async () => {
+    const {lastValueFrom, firstValueFrom, EMPTY, EmptyError, of, interval} = rxjs;
+    expect(await lastValueFrom(of(1, 2, 3))).toBe(3);
+    await expect(lastValueFrom(EMPTY)).rejects.toBeInstanceOf(EmptyError);
+    await expect(firstValueFrom(EMPTY)).rejects.toBeInstanceOf(EmptyError);
+    expect(await lastValueFrom(EMPTY, {defaultValue: null})).toBeNull();
+    expect(await firstValueFrom(interval(5))).toBe(0);
+    expect(await rxjs.EMPTY.toPromise()).toBeUndefined();
+  },
+);
 
-claim(`${page}#httphealthindicator-needs-httpmodule-from-nestjsaxios`, `with HttpModule from @nestjs/axios the page's health endpoint reports the ping; without it pingCheck() fails with the "HttpService is not available" message`, async () => {
-  const target = createServer((_req, res) => res.end('ok'));
-  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-  onClose(() => new Promise((resolve) => target.close(resolve)));
-  const url = `http://127.0.0.1:${(target.address() as {port: number}).port}`;
-  const set = samples(page, {edit: {'health/health.controller': [["'https://docs.nestjs.com'", `'${url}'`]]}});
-  const {HealthModule} = set.require('health/health.module');
-  const {base} = await start(HealthModule);
-  const health = await call(base, 'GET', '/health');
-  expect([health.status, health.json()]).toEqual([200, {status: 'ok', info: {docs: {status: 'up'}}, error: {}, details: {docs: {status: 'up'}}}]);
+claim(
+  `${page}#httphealthindicator-needs-httpmodule-from-nestjsaxios`,
+  `with HttpModule from @nestjs/axios the page's health endpoint reports the ping; without it pingCheck() fails with the "HttpService is not available" message`,
+  async () => {
+    const target = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    onClose(() => new Promise((resolve) => target.close(resolve)));
+    const url = `http://127.0.0.1:${(target.address() as {port: number}).port}`;
+    const set = samples(page, {
+      edit: {'health/health.controller': [["'https://docs.nestjs.com'", `'${url}'`]]},
+    });
+    const {HealthModule} = set.require('health/health.module');
+    const {base} = await start(HealthModule);
+    const health = await call(base, 'GET', '/health');
+    expect([health.status, health.json()]).toEqual([
+      200,
+      {status: 'ok', info: {docs: {status: 'up'}}, error: {}, details: {docs: {status: 'up'}}},
+    ]);
 
-  const {TerminusModule, HttpHealthIndicator} = nest('@nestjs/terminus');
-  const {HealthController} = set.require('health/health.controller');
-  @Module({imports: [TerminusModule], controllers: [HealthController]})
-  class WithoutHttpModule {}
-  const {app, base: bare} = await start(WithoutHttpModule, {options: {abortOnError: false}, logger: memoryLogger().logger});
-  const failed = await call(bare, 'GET', '/health');
-  expect(failed.status).toBe(500);
-  await expect((await app.resolve(HttpHealthIndicator)).pingCheck('docs', url)).rejects.toThrow(
-    'It seems like "HttpService" is not available in the current context. Are you sure you imported the HttpModule from the @nestjs/axios package?',
-  );
-});
+    const {TerminusModule, HttpHealthIndicator} = nest('@nestjs/terminus');
+    const {HealthController} = set.require('health/health.controller');
+    @Module({imports: [TerminusModule], controllers: [HealthController]})
+    class WithoutHttpModule {}
+    const {app, base: bare} = await start(WithoutHttpModule, {
+      options: {abortOnError: false},
+      logger: memoryLogger().logger,
+    });
+    const failed = await call(bare, 'GET', '/health');
+    expect(failed.status).toBe(500);
+    await expect((await app.resolve(HttpHealthIndicator)).pingCheck('docs', url)).rejects.toThrow(
+      'It seems like "HttpService" is not available in the current context. Are you sure you imported the HttpModule from the @nestjs/axios package?',
+    );
+  },
+);
 
-claim(`${page}#updating-packages`, `the installed Nest 8 core packages declare rxjs ^7.1.0 as a peer; @nestjs/axios and @nestjs/config accept Nest 7 and 8; @nestjs/graphql 9 wants graphql ^15.5.1`, () => {
-  const pkg = (name: string) => nest(`${name}/package.json`);
-  expect(pkg('@nestjs/core').peerDependencies.rxjs).toBe('^7.1.0');
-  expect(pkg('@nestjs/common').peerDependencies.rxjs).toBe('^7.1.0');
-  expect(pkg('@nestjs/axios').peerDependencies['@nestjs/common']).toBe('^7.0.0 || ^8.0.0');
-  expect(pkg('@nestjs/config').peerDependencies['@nestjs/common']).toBe('^7.0.0 || ^8.0.0');
-  expect(pkg('@nestjs/graphql').peerDependencies.graphql).toBe('^15.5.1');
-  expect(Object.keys(pkg('@nestjs/graphql').dependencies)).toEqual(expect.arrayContaining(['graphql-ws', 'subscriptions-transport-ws']));
-});
+claim(
+  `${page}#updating-packages`,
+  `the installed Nest 8 core packages declare rxjs ^7.1.0 as a peer; @nestjs/axios and @nestjs/config accept Nest 7 and 8; @nestjs/graphql 9 wants graphql ^15.5.1`,
+  () => {
+    const pkg = (name: string) => nest(`${name}/package.json`);
+    expect(pkg('@nestjs/core').peerDependencies.rxjs).toBe('^7.1.0');
+    expect(pkg('@nestjs/common').peerDependencies.rxjs).toBe('^7.1.0');
+    expect(pkg('@nestjs/axios').peerDependencies['@nestjs/common']).toBe('^7.0.0 || ^8.0.0');
+    expect(pkg('@nestjs/config').peerDependencies['@nestjs/common']).toBe('^7.0.0 || ^8.0.0');
+    expect(pkg('@nestjs/graphql').peerDependencies.graphql).toBe('^15.5.1');
+    expect(Object.keys(pkg('@nestjs/graphql').dependencies)).toEqual(
+      expect.arrayContaining(['graphql-ws', 'subscriptions-transport-ws']),
+    );
+  },
+);
 
 function graphqlApp(options: Record<string, unknown>) {
   const gql = nest('@nestjs/graphql');
@@ -181,10 +270,17 @@ function graphqlApp(options: Record<string, unknown>) {
     }
   }
   for (const name of ['badRequest', 'unauthorized', 'forbidden', 'notFound', 'plain']) {
-    gql.Query(() => String)(CatsResolver.prototype, name, Object.getOwnPropertyDescriptor(CatsResolver.prototype, name));
+    gql.Query(() => String)(
+      CatsResolver.prototype,
+      name,
+      Object.getOwnPropertyDescriptor(CatsResolver.prototype, name),
+    );
   }
   gql.Resolver()(CatsResolver);
-  @Module({imports: [gql.GraphQLModule.forRoot({autoSchemaFile: true, cache: 'bounded', ...options})], providers: [CatsResolver]})
+  @Module({
+    imports: [gql.GraphQLModule.forRoot({autoSchemaFile: true, cache: 'bounded', ...options})],
+    providers: [CatsResolver],
+  })
   class AppModule {}
   return AppModule;
 }
@@ -194,195 +290,321 @@ async function firstError(base: string, field: string) {
   return reply.json().errors[0];
 }
 
-claim(`${page}#http-exceptions-in-resolvers`, `HTTP exceptions become Apollo errors: 400 BAD_USER_INPUT, 401 UNAUTHENTICATED, 403 FORBIDDEN, other statuses their number; message kept, body in extensions.response; a plain-string HttpException passes unchanged`, async () => {
-  const {base} = await start(graphqlApp({}));
-  expect(await firstError(base, 'badRequest')).toEqual({
-    message: 'The age must be a positive number',
-    extensions: {code: 'BAD_USER_INPUT', response: {statusCode: 400, message: 'The age must be a positive number', error: 'Bad Request'}},
-  });
-  expect((await firstError(base, 'unauthorized')).extensions).toEqual({code: 'UNAUTHENTICATED', response: {statusCode: 401, message: 'Unauthorized'}});
-  expect((await firstError(base, 'forbidden')).extensions).toEqual({code: 'FORBIDDEN', response: {statusCode: 403, message: 'Forbidden'}});
-  expect(await firstError(base, 'notFound')).toEqual({
-    message: 'No cat with this id',
-    extensions: {code: '404', response: {statusCode: 404, message: 'No cat with this id', error: 'Not Found'}},
-  });
-  const plain = await firstError(base, 'plain');
-  expect(plain.message).toBe('A plain string');
-  expect(plain.extensions.code).toBe('INTERNAL_SERVER_ERROR');
-  expect(plain.path).toEqual(['plain']);
-});
+claim(
+  `${page}#http-exceptions-in-resolvers`,
+  `HTTP exceptions become Apollo errors: 400 BAD_USER_INPUT, 401 UNAUTHENTICATED, 403 FORBIDDEN, other statuses their number; message kept, body in extensions.response; a plain-string HttpException passes unchanged`,
+  async () => {
+    const {base} = await start(graphqlApp({}));
+    expect(await firstError(base, 'badRequest')).toEqual({
+      message: 'The age must be a positive number',
+      extensions: {
+        code: 'BAD_USER_INPUT',
+        response: {
+          statusCode: 400,
+          message: 'The age must be a positive number',
+          error: 'Bad Request',
+        },
+      },
+    });
+    expect((await firstError(base, 'unauthorized')).extensions).toEqual({
+      code: 'UNAUTHENTICATED',
+      response: {statusCode: 401, message: 'Unauthorized'},
+    });
+    expect((await firstError(base, 'forbidden')).extensions).toEqual({
+      code: 'FORBIDDEN',
+      response: {statusCode: 403, message: 'Forbidden'},
+    });
+    expect(await firstError(base, 'notFound')).toEqual({
+      message: 'No cat with this id',
+      extensions: {
+        code: '404',
+        response: {statusCode: 404, message: 'No cat with this id', error: 'Not Found'},
+      },
+    });
+    const plain = await firstError(base, 'plain');
+    expect(plain.message).toBe('A plain string');
+    expect(plain.extensions.code).toBe('INTERNAL_SERVER_ERROR');
+    expect(plain.path).toEqual(['plain']);
+  },
+);
 
-claim(`${page}#http-exceptions-in-resolvers`, `with autoTransformHttpErrors: false the previous format stays (INTERNAL_SERVER_ERROR, extensions.exception.status); a formatError of your own runs on the converted error`, async () => {
-  const {base} = await start(graphqlApp({autoTransformHttpErrors: false}));
-  const raw = await firstError(base, 'notFound');
-  expect(raw.extensions.code).toBe('INTERNAL_SERVER_ERROR');
-  expect(raw.extensions.exception.status).toBe(404);
-  const seen: unknown[] = [];
-  const {base: custom} = await start(graphqlApp({formatError: (error: any) => (seen.push(error.extensions.code), error)}));
-  await firstError(custom, 'forbidden');
-  expect(seen).toEqual(['FORBIDDEN']);
-});
+claim(
+  `${page}#http-exceptions-in-resolvers`,
+  `with autoTransformHttpErrors: false the previous format stays (INTERNAL_SERVER_ERROR, extensions.exception.status); a formatError of your own runs on the converted error`,
+  async () => {
+    const {base} = await start(graphqlApp({autoTransformHttpErrors: false}));
+    const raw = await firstError(base, 'notFound');
+    expect(raw.extensions.code).toBe('INTERNAL_SERVER_ERROR');
+    expect(raw.extensions.exception.status).toBe(404);
+    const seen: unknown[] = [];
+    const {base: custom} = await start(
+      graphqlApp({formatError: (error: any) => (seen.push(error.extensions.code), error)}),
+    );
+    await firstError(custom, 'forbidden');
+    expect(seen).toEqual(['FORBIDDEN']);
+  },
+);
 
-claim(`${page}#the-playground`, `with playground unset, GET /graphql serves GraphQL Playground unless NODE_ENV is production; playground: false disables the landing page`, async () => {
-  const page = async (options: Record<string, unknown>) => {
-    const {base} = await start(graphqlApp(options));
-    const reply = await call(base, 'GET', '/graphql', {headers: {accept: 'text/html'}});
-    return reply.text.includes('GraphQL Playground') ? 'playground' : reply.status === 400 || !reply.text.includes('<html') ? 'no landing page' : 'other';
-  };
-  const before = process.env.NODE_ENV;
-  try {
-    process.env.NODE_ENV = 'development';
-    expect(await page({})).toBe('playground');
-    expect(await page({playground: false})).toBe('no landing page');
-    process.env.NODE_ENV = 'production';
-    expect(await page({})).toBe('no landing page');
-    expect(await page({playground: true})).toBe('playground');
-  } finally {
-    process.env.NODE_ENV = before;
-  }
-});
-
-claim(`${page}#the-playground`, `your own landing page plugin makes Apollo refuse to start ("Only one plugin can implement renderLandingPage.") while the playground is on; with it off, your page is served`, async () => {
-  const {ApolloServerPluginLandingPageLocalDefault} = nest('apollo-server-core');
-  const before = process.env.NODE_ENV;
-  const outcome = async (env: string, options: Record<string, unknown>) => {
-    process.env.NODE_ENV = env;
-    const app = await NestFactory.create(graphqlApp({...options, plugins: [ApolloServerPluginLandingPageLocalDefault()]}), {logger: false, abortOnError: false});
-    onClose(() => app.close());
+claim(
+  `${page}#the-playground`,
+  `with playground unset, GET /graphql serves GraphQL Playground unless NODE_ENV is production; playground: false disables the landing page`,
+  async () => {
+    const page = async (options: Record<string, unknown>) => {
+      const {base} = await start(graphqlApp(options));
+      const reply = await call(base, 'GET', '/graphql', {headers: {accept: 'text/html'}});
+      return reply.text.includes('GraphQL Playground')
+        ? 'playground'
+        : reply.status === 400 || !reply.text.includes('<html')
+          ? 'no landing page'
+          : 'other';
+    };
+    const before = process.env.NODE_ENV;
     try {
-      await app.listen(0, '127.0.0.1');
-    } catch (error) {
-      return (error as Error).message;
+      process.env.NODE_ENV = 'development';
+      expect(await page({})).toBe('playground');
+      expect(await page({playground: false})).toBe('no landing page');
+      process.env.NODE_ENV = 'production';
+      expect(await page({})).toBe('no landing page');
+      expect(await page({playground: true})).toBe('playground');
+    } finally {
+      process.env.NODE_ENV = before;
     }
-    const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    const html = await (await fetch(`${url}/graphql`, {headers: {accept: 'text/html'}})).text();
-    return /apollo/i.test(html) && !html.includes('GraphQL Playground') ? 'your landing page' : 'another page';
-  };
-  try {
-    expect(await outcome('development', {})).toBe('Only one plugin can implement renderLandingPage.');
-    expect(await outcome('production', {playground: true})).toBe('Only one plugin can implement renderLandingPage.');
-    expect(await outcome('development', {playground: false})).toBe('your landing page');
-    expect(await outcome('production', {})).toBe('your landing page');
-  } finally {
-    process.env.NODE_ENV = before;
-  }
-});
+  },
+);
 
-claim(`${page}#order-of-the-generated-schema`, `an enum listed in buildSchemaOptions.orphanedTypes is printed though no field uses it; sortSchema: true prints types and fields alphabetically`, async () => {
-  const gql = nest('@nestjs/graphql');
-  enum Mood {
-    Calm = 'Calm',
-    Grumpy = 'Grumpy',
-  }
-  gql.registerEnumType(Mood, {name: 'Mood'});
-  class Zebra {
-    b!: string;
-    a!: string;
-  }
-  gql.Field(() => String)(Zebra.prototype, 'b');
-  gql.Field(() => String)(Zebra.prototype, 'a');
-  gql.ObjectType()(Zebra);
-  class ZooResolver {
-    zebra() {
-      return {a: 'a', b: 'b'};
+claim(
+  `${page}#the-playground`,
+  `your own landing page plugin makes Apollo refuse to start ("Only one plugin can implement renderLandingPage.") while the playground is on; with it off, your page is served`,
+  async () => {
+    const {ApolloServerPluginLandingPageLocalDefault} = nest('apollo-server-core');
+    const before = process.env.NODE_ENV;
+    const outcome = async (env: string, options: Record<string, unknown>) => {
+      process.env.NODE_ENV = env;
+      const app = await NestFactory.create(
+        graphqlApp({...options, plugins: [ApolloServerPluginLandingPageLocalDefault()]}),
+        {logger: false, abortOnError: false},
+      );
+      onClose(() => app.close());
+      try {
+        await app.listen(0, '127.0.0.1');
+      } catch (error) {
+        return (error as Error).message;
+      }
+      const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+      const html = await (await fetch(`${url}/graphql`, {headers: {accept: 'text/html'}})).text();
+      return /apollo/i.test(html) && !html.includes('GraphQL Playground')
+        ? 'your landing page'
+        : 'another page';
+    };
+    try {
+      expect(await outcome('development', {})).toBe(
+        'Only one plugin can implement renderLandingPage.',
+      );
+      expect(await outcome('production', {playground: true})).toBe(
+        'Only one plugin can implement renderLandingPage.',
+      );
+      expect(await outcome('development', {playground: false})).toBe('your landing page');
+      expect(await outcome('production', {})).toBe('your landing page');
+    } finally {
+      process.env.NODE_ENV = before;
     }
-    animals() {
-      return 1;
+  },
+);
+
+claim(
+  `${page}#order-of-the-generated-schema`,
+  `an enum listed in buildSchemaOptions.orphanedTypes is printed though no field uses it; sortSchema: true prints types and fields alphabetically`,
+  async () => {
+    const gql = nest('@nestjs/graphql');
+    enum Mood {
+      Calm = 'Calm',
+      Grumpy = 'Grumpy',
     }
-  }
-  gql.Query(() => Zebra)(ZooResolver.prototype, 'zebra', Object.getOwnPropertyDescriptor(ZooResolver.prototype, 'zebra'));
-  gql.Query(() => gql.Int)(ZooResolver.prototype, 'animals', Object.getOwnPropertyDescriptor(ZooResolver.prototype, 'animals'));
-  gql.Resolver()(ZooResolver);
-  const printed = async (options: Record<string, unknown>) => {
-    @Module({imports: [gql.GraphQLModule.forRoot({autoSchemaFile: true, buildSchemaOptions: {orphanedTypes: [Mood]}, ...options})], providers: [ZooResolver]})
-    class AppModule {}
-    const {app} = await start(AppModule);
-    const {printSchema} = nest('graphql');
-    return printSchema(app.get(gql.GraphQLSchemaHost).schema) as string;
-  };
-  const unsorted = await printed({});
-  expect(unsorted).toContain('enum Mood {');
-  expect(unsorted.indexOf('zebra: Zebra!')).toBeLessThan(unsorted.indexOf('animals: Int!'));
-  const sorted = await printed({sortSchema: true});
-  const typeNames = [...sorted.matchAll(/^(?:type|enum) (\w+)/gm)].map((m) => m[1]);
-  expect(typeNames).toEqual([...typeNames].sort());
-  expect(sorted.indexOf('animals: Int!')).toBeLessThan(sorted.indexOf('zebra: Zebra!'));
-  expect(sorted.indexOf('  a: String!')).toBeLessThan(sorted.indexOf('  b: String!'));
-});
+    gql.registerEnumType(Mood, {name: 'Mood'});
+    class Zebra {
+      b!: string;
+      a!: string;
+    }
+    gql.Field(() => String)(Zebra.prototype, 'b');
+    gql.Field(() => String)(Zebra.prototype, 'a');
+    gql.ObjectType()(Zebra);
+    class ZooResolver {
+      zebra() {
+        return {a: 'a', b: 'b'};
+      }
+      animals() {
+        return 1;
+      }
+    }
+    gql.Query(() => Zebra)(
+      ZooResolver.prototype,
+      'zebra',
+      Object.getOwnPropertyDescriptor(ZooResolver.prototype, 'zebra'),
+    );
+    gql.Query(() => gql.Int)(
+      ZooResolver.prototype,
+      'animals',
+      Object.getOwnPropertyDescriptor(ZooResolver.prototype, 'animals'),
+    );
+    gql.Resolver()(ZooResolver);
+    const printed = async (options: Record<string, unknown>) => {
+      @Module({
+        imports: [
+          gql.GraphQLModule.forRoot({
+            autoSchemaFile: true,
+            buildSchemaOptions: {orphanedTypes: [Mood]},
+            ...options,
+          }),
+        ],
+        providers: [ZooResolver],
+      })
+      class AppModule {}
+      const {app} = await start(AppModule);
+      const {printSchema} = nest('graphql');
+      return printSchema(app.get(gql.GraphQLSchemaHost).schema) as string;
+    };
+    const unsorted = await printed({});
+    expect(unsorted).toContain('enum Mood {');
+    expect(unsorted.indexOf('zebra: Zebra!')).toBeLessThan(unsorted.indexOf('animals: Int!'));
+    const sorted = await printed({sortSchema: true});
+    const typeNames = [...sorted.matchAll(/^(?:type|enum) (\w+)/gm)].map((m) => m[1]);
+    expect(typeNames).toEqual([...typeNames].sort());
+    expect(sorted.indexOf('animals: Int!')).toBeLessThan(sorted.indexOf('zebra: Zebra!'));
+    expect(sorted.indexOf('  a: String!')).toBeLessThan(sorted.indexOf('  b: String!'));
+  },
+);
 
-claim(`${page}#configuration-package`, `in @nestjs/config 1.2.1, registerAs<DatabaseConfig>() returns a factory with asProvider() giving imports, useFactory and inject`, async () => {
-  const {registerAs, ConfigModule} = nest('@nestjs/config');
-  const source = fragment(page, 'configuration-package', 'registerAs<DatabaseConfig>').value;
-  const databaseConfig = compileModule(source, 'database-config').default;
-  expect(databaseConfig()).toEqual({host: process.env.DATABASE_HOST ?? 'localhost', port: parseInt(process.env.DATABASE_PORT ?? '5432', 10)});
-  expect(databaseConfig.KEY).toBe('CONFIGURATION(database)');
-  const provider = databaseConfig.asProvider();
-  expect(Object.keys(provider).sort()).toEqual(['imports', 'inject', 'useFactory']);
-  expect(provider.imports[0].module).toBe(ConfigModule);
-  expect(typeof registerAs).toBe('function');
-});
+claim(
+  `${page}#configuration-package`,
+  `in @nestjs/config 1.2.1, registerAs<DatabaseConfig>() returns a factory with asProvider() giving imports, useFactory and inject`,
+  async () => {
+    const {registerAs, ConfigModule} = nest('@nestjs/config');
+    const source = fragment(page, 'configuration-package', 'registerAs<DatabaseConfig>').value;
+    const databaseConfig = compileModule(source, 'database-config').default;
+    expect(databaseConfig()).toEqual({
+      host: process.env.DATABASE_HOST ?? 'localhost',
+      port: parseInt(process.env.DATABASE_PORT ?? '5432', 10),
+    });
+    expect(databaseConfig.KEY).toBe('CONFIGURATION(database)');
+    const provider = databaseConfig.asProvider();
+    expect(Object.keys(provider).sort()).toEqual(['imports', 'inject', 'useFactory']);
+    expect(provider.imports[0].module).toBe(ConfigModule);
+    expect(typeof registerAs).toBe('function');
+  },
+);
 
-claim(`${page}#terminusmoduleforrootasync-is-gone`, `TerminusModule 8 has no static forRootAsync() (no static registration methods at all)`, () => {
-  const {TerminusModule} = nest('@nestjs/terminus');
-  expect((TerminusModule as any).forRootAsync).toBeUndefined();
-  expect(Object.getOwnPropertyNames(TerminusModule).filter((name) => typeof (TerminusModule as any)[name] === 'function')).toEqual([]);
-});
+claim(
+  `${page}#terminusmoduleforrootasync-is-gone`,
+  `TerminusModule 8 has no static forRootAsync() (no static registration methods at all)`,
+  () => {
+    const {TerminusModule} = nest('@nestjs/terminus');
+    expect((TerminusModule as any).forRootAsync).toBeUndefined();
+    expect(
+      Object.getOwnPropertyNames(TerminusModule).filter(
+        (name) => typeof (TerminusModule as any)[name] === 'function',
+      ),
+    ).toEqual([]);
+  },
+);
 
-claim(`${page}#nats`, `over NATS 2 (servers array, queue option), the page's NatsRecordBuilder sends an x-version header that NatsContext.getHeaders() reads, with getSubject()`, async () => {
-  const nats = await service('nats');
-  onClose(() => nats.stop());
-  const ms = nest('@nestjs/microservices');
-  const {CatsController} = compileModule(fragment(page, 'nats', 'NatsContext').value, 'nats-controller');
-  const {CatsPublisher} = compileModule(fragment(page, 'nats', 'NatsRecordBuilder').value, 'nats-publisher');
-  @Module({controllers: [CatsController]})
-  class ServiceModule {}
-  const options = fragment(page, 'nats', 'Transport.NATS').value;
-  expect(options).toContain("servers: ['nats://localhost:4222']");
-  expect(options).toContain("queue: 'cats_queue'");
-  const server = await NestFactory.createMicroservice(ServiceModule, {transport: Transport.NATS, options: {servers: [nats.url], queue: 'cats_queue'}, logger: false});
-  onClose(() => server.close());
-  await server.listen();
-  @Module({imports: [ms.ClientsModule.register([{name: 'CATS_SERVICE', transport: Transport.NATS, options: {servers: [nats.url]}}])], providers: [CatsPublisher]})
-  class ClientModule {}
-  const client = await NestFactory.createApplicationContext(ClientModule, {logger: false});
-  onClose(() => client.close());
-  const lines: string[] = [];
-  const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
-  try {
-    const answer = await rxjs.lastValueFrom(client.get(CatsPublisher).publishCreated({name: 'Tom'}));
-    expect(answer).toEqual({name: 'Tom'});
-  } finally {
-    spy.mockRestore();
-  }
-  expect(lines).toEqual(['Subject: cats.created', 'Version: 1.0.0']);
-}, 20000);
+claim(
+  `${page}#nats`,
+  `over NATS 2 (servers array, queue option), the page's NatsRecordBuilder sends an x-version header that NatsContext.getHeaders() reads, with getSubject()`,
+  async () => {
+    const nats = await service('nats');
+    onClose(() => nats.stop());
+    const ms = nest('@nestjs/microservices');
+    const {CatsController} = compileModule(
+      fragment(page, 'nats', 'NatsContext').value,
+      'nats-controller',
+    );
+    const {CatsPublisher} = compileModule(
+      fragment(page, 'nats', 'NatsRecordBuilder').value,
+      'nats-publisher',
+    );
+    @Module({controllers: [CatsController]})
+    class ServiceModule {}
+    const options = fragment(page, 'nats', 'Transport.NATS').value;
+    expect(options).toContain("servers: ['nats://localhost:4222']");
+    expect(options).toContain("queue: 'cats_queue'");
+    const server = await NestFactory.createMicroservice(ServiceModule, {
+      transport: Transport.NATS,
+      options: {servers: [nats.url], queue: 'cats_queue'},
+      logger: false,
+    });
+    onClose(() => server.close());
+    await server.listen();
+    @Module({
+      imports: [
+        ms.ClientsModule.register([
+          {name: 'CATS_SERVICE', transport: Transport.NATS, options: {servers: [nats.url]}},
+        ]),
+      ],
+      providers: [CatsPublisher],
+    })
+    class ClientModule {}
+    const client = await NestFactory.createApplicationContext(ClientModule, {logger: false});
+    onClose(() => client.close());
+    const lines: string[] = [];
+    const spy = vi
+      .spyOn(console, 'log')
+      .mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+    try {
+      const answer = await rxjs.lastValueFrom(
+        client.get(CatsPublisher).publishCreated({name: 'Tom'}),
+      );
+      expect(answer).toEqual({name: 'Tom'});
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines).toEqual(['Subject: cats.created', 'Version: 1.0.0']);
+  },
+  20000,
+);
 
-claim(`${page}#socketio-v4`, `the gateway's cors option answers the handshake for its origin, app.enableCors() does not reach the gateway, and allowEIO3 admits Engine.IO 3 (2.x) clients`, async () => {
-  const {EventsGateway} = compileModule(fragment(page, 'socketio-v4', '@WebSocketGateway(').value, 'events-gateway');
-  const handshake = (base: string, eio: number, origin?: string) =>
-    call(base, 'GET', `/socket.io/?EIO=${eio}&transport=polling`, {headers: origin ? {origin} : {}});
-  @Module({providers: [EventsGateway]})
-  class WithGatewayCors {}
-  const {base} = await start(WithGatewayCors);
-  const allowed = await handshake(base, 4, 'https://cats.example.com');
-  expect([allowed.status, allowed.headers['access-control-allow-origin']]).toEqual([200, 'https://cats.example.com']);
-  expect((await handshake(base, 3)).status).toBe(200);
+claim(
+  `${page}#socketio-v4`,
+  `the gateway's cors option answers the handshake for its origin, app.enableCors() does not reach the gateway, and allowEIO3 admits Engine.IO 3 (2.x) clients`,
+  async () => {
+    const {EventsGateway} = compileModule(
+      fragment(page, 'socketio-v4', '@WebSocketGateway(').value,
+      'events-gateway',
+    );
+    const handshake = (base: string, eio: number, origin?: string) =>
+      call(base, 'GET', `/socket.io/?EIO=${eio}&transport=polling`, {
+        headers: origin ? {origin} : {},
+      });
+    @Module({providers: [EventsGateway]})
+    class WithGatewayCors {}
+    const {base} = await start(WithGatewayCors);
+    const allowed = await handshake(base, 4, 'https://cats.example.com');
+    expect([allowed.status, allowed.headers['access-control-allow-origin']]).toEqual([
+      200,
+      'https://cats.example.com',
+    ]);
+    expect((await handshake(base, 3)).status).toBe(200);
 
-  const ws = nest('@nestjs/websockets');
-  class PlainGateway {}
-  ws.WebSocketGateway()(PlainGateway);
-  @Module({providers: [PlainGateway]})
-  class HttpCorsOnly {}
-  const {base: plain} = await start(HttpCorsOnly, {setup: (app) => app.enableCors({origin: 'https://cats.example.com'})});
-  const notAllowed = await handshake(plain, 4, 'https://cats.example.com');
-  expect(notAllowed.status).toBe(200);
-  expect(notAllowed.headers['access-control-allow-origin']).toBeUndefined();
-  const old = await handshake(plain, 3);
-  expect(old.status).toBe(400);
-});
+    const ws = nest('@nestjs/websockets');
+    class PlainGateway {}
+    ws.WebSocketGateway()(PlainGateway);
+    @Module({providers: [PlainGateway]})
+    class HttpCorsOnly {}
+    const {base: plain} = await start(HttpCorsOnly, {
+      setup: (app) => app.enableCors({origin: 'https://cats.example.com'}),
+    });
+    const notAllowed = await handshake(plain, 4, 'https://cats.example.com');
+    expect(notAllowed.status).toBe(200);
+    expect(notAllowed.headers['access-control-allow-origin']).toBeUndefined();
+    const old = await handshake(plain, 3);
+    expect(old.status).toBe(400);
+  },
+);
 
 /** Opens a WebSocket announcing `protocol`, runs `{ hello }` the way that protocol does, and says what came back. */
-async function subscriptionRoundTrip(url: string, protocol: 'graphql-transport-ws' | 'graphql-ws'): Promise<string> {
+async function subscriptionRoundTrip(
+  url: string,
+  protocol: 'graphql-transport-ws' | 'graphql-ws',
+): Promise<string> {
   const WebSocket = nest('ws');
   const socket = new WebSocket(url, protocol);
   onClose(async () => socket.terminate());
@@ -395,7 +617,9 @@ async function subscriptionRoundTrip(url: string, protocol: 'graphql-transport-w
       const message = JSON.parse(String(raw));
       if (message.type === 'connection_ack') {
         const start = protocol === 'graphql-transport-ws' ? 'subscribe' : 'start';
-        socket.send(JSON.stringify({id: '1', type: start, payload: {query: 'subscription { catAdded }'}}));
+        socket.send(
+          JSON.stringify({id: '1', type: start, payload: {query: 'subscription { catAdded }'}}),
+        );
         setTimeout(() => publish(), 200);
       } else if (message.type === 'next' || message.type === 'data') {
         clearTimeout(timer);
@@ -423,116 +647,184 @@ function subscriptionsApp(options: Record<string, unknown>) {
       return pubSub.asyncIterator('catAdded');
     }
   }
-  gql.Query(() => String)(CatsResolver.prototype, 'hello', Object.getOwnPropertyDescriptor(CatsResolver.prototype, 'hello'));
-  gql.Subscription(() => String)(CatsResolver.prototype, 'catAdded', Object.getOwnPropertyDescriptor(CatsResolver.prototype, 'catAdded'));
+  gql.Query(() => String)(
+    CatsResolver.prototype,
+    'hello',
+    Object.getOwnPropertyDescriptor(CatsResolver.prototype, 'hello'),
+  );
+  gql.Subscription(() => String)(
+    CatsResolver.prototype,
+    'catAdded',
+    Object.getOwnPropertyDescriptor(CatsResolver.prototype, 'catAdded'),
+  );
   gql.Resolver()(CatsResolver);
-  @Module({imports: [gql.GraphQLModule.forRoot({autoSchemaFile: true, cache: 'bounded', ...options})], providers: [CatsResolver]})
+  @Module({
+    imports: [gql.GraphQLModule.forRoot({autoSchemaFile: true, cache: 'bounded', ...options})],
+    providers: [CatsResolver],
+  })
   class AppModule {}
   return AppModule;
 }
 
-claim(`${page}#subscriptions`, `installSubscriptionHandlers serves the legacy protocol only; subscriptions { 'graphql-ws': true } the new one; both keys serve each client in the protocol it announces`, async () => {
-  const url = (base: string) => `${base.replace('http', 'ws')}/graphql`;
-  const legacy = await start(subscriptionsApp({installSubscriptionHandlers: true}));
-  expect(await subscriptionRoundTrip(url(legacy.base), 'graphql-ws')).toBe('data: {"catAdded":"Tom"}');
-  expect(await subscriptionRoundTrip(url(legacy.base), 'graphql-transport-ws')).not.toMatch(/^next/);
+claim(
+  `${page}#subscriptions`,
+  `installSubscriptionHandlers serves the legacy protocol only; subscriptions { 'graphql-ws': true } the new one; both keys serve each client in the protocol it announces`,
+  async () => {
+    const url = (base: string) => `${base.replace('http', 'ws')}/graphql`;
+    const legacy = await start(subscriptionsApp({installSubscriptionHandlers: true}));
+    expect(await subscriptionRoundTrip(url(legacy.base), 'graphql-ws')).toBe(
+      'data: {"catAdded":"Tom"}',
+    );
+    expect(await subscriptionRoundTrip(url(legacy.base), 'graphql-transport-ws')).not.toMatch(
+      /^next/,
+    );
 
-  const modern = await start(subscriptionsApp({subscriptions: {'graphql-ws': true}}));
-  expect(await subscriptionRoundTrip(url(modern.base), 'graphql-transport-ws')).toBe('next: {"catAdded":"Tom"}');
-  // graphql-ws prints a protocol warning for the legacy client it turns away: keep the run quiet.
-  const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-  const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  onClose(async () => (warn.mockRestore(), error.mockRestore()));
-  expect(await subscriptionRoundTrip(url(modern.base), 'graphql-ws')).toMatch(/^closed 4406/);
+    const modern = await start(subscriptionsApp({subscriptions: {'graphql-ws': true}}));
+    expect(await subscriptionRoundTrip(url(modern.base), 'graphql-transport-ws')).toBe(
+      'next: {"catAdded":"Tom"}',
+    );
+    // graphql-ws prints a protocol warning for the legacy client it turns away: keep the run quiet.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    onClose(async () => (warn.mockRestore(), error.mockRestore()));
+    expect(await subscriptionRoundTrip(url(modern.base), 'graphql-ws')).toMatch(/^closed 4406/);
 
-  const both = await start(subscriptionsApp({subscriptions: {'graphql-ws': true, 'subscriptions-transport-ws': true}}));
-  expect(await subscriptionRoundTrip(url(both.base), 'graphql-transport-ws')).toBe('next: {"catAdded":"Tom"}');
-  expect(await subscriptionRoundTrip(url(both.base), 'graphql-ws')).toBe('data: {"catAdded":"Tom"}');
-}, 20000);
+    const both = await start(
+      subscriptionsApp({subscriptions: {'graphql-ws': true, 'subscriptions-transport-ws': true}}),
+    );
+    expect(await subscriptionRoundTrip(url(both.base), 'graphql-transport-ws')).toBe(
+      'next: {"catAdded":"Tom"}',
+    );
+    expect(await subscriptionRoundTrip(url(both.base), 'graphql-ws')).toBe(
+      'data: {"catAdded":"Tom"}',
+    );
+  },
+  20000,
+);
 
-claim(`${page}#grpc`, `the page's gRPC microservice (package, protoPath, url, ServerCredentials from @grpc/grpc-js) starts and answers a @grpc/grpc-js client`, async () => {
-  const {mkdtempSync, writeFileSync, mkdirSync} = await import('node:fs');
-  const {tmpdir} = await import('node:os');
-  const {join} = await import('node:path');
-  const dir = mkdtempSync(join(tmpdir(), 'overview-grpc-'));
-  mkdirSync(join(dir, 'cats'));
-  const proto = join(dir, 'cats', 'cats.proto');
-  writeFileSync(proto, 'syntax = "proto3";\npackage cats;\nservice CatsService { rpc FindOne (CatById) returns (Cat) {} }\nmessage CatById { int32 id = 1; }\nmessage Cat { int32 id = 1; string name = 2; }\n');
-  const ms = nest('@nestjs/microservices');
-  class CatsController {
-    findOne(data: {id: number}) {
-      return {id: data.id, name: 'Tom'};
+claim(
+  `${page}#grpc`,
+  `the page's gRPC microservice (package, protoPath, url, ServerCredentials from @grpc/grpc-js) starts and answers a @grpc/grpc-js client`,
+  async () => {
+    const {mkdtempSync, writeFileSync, mkdirSync} = await import('node:fs');
+    const {tmpdir} = await import('node:os');
+    const {join} = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'overview-grpc-'));
+    mkdirSync(join(dir, 'cats'));
+    const proto = join(dir, 'cats', 'cats.proto');
+    writeFileSync(
+      proto,
+      'syntax = "proto3";\npackage cats;\nservice CatsService { rpc FindOne (CatById) returns (Cat) {} }\nmessage CatById { int32 id = 1; }\nmessage Cat { int32 id = 1; string name = 2; }\n',
+    );
+    const ms = nest('@nestjs/microservices');
+    class CatsController {
+      findOne(data: {id: number}) {
+        return {id: data.id, name: 'Tom'};
+      }
     }
-  }
-  ms.GrpcMethod('CatsService', 'FindOne')(CatsController.prototype, 'findOne', Object.getOwnPropertyDescriptor(CatsController.prototype, 'findOne'));
-  common.Controller()(CatsController);
-  @Module({controllers: [CatsController]})
-  class AppModule {}
-  (globalThis as any).__overviewGrpc = {AppModule, dir};
-  const port = await freePort();
-  const main = fragment(page, 'grpc', 'ServerCredentials.createInsecure()').value;
-  const set = samples(page, {
-    files: {
-      main: applyEdits('main', main, [
-        ["import { AppModule } from './app.module';", 'const { AppModule } = (globalThis as any).__overviewGrpc;'],
-        ["join(__dirname, 'cats/cats.proto')", "join((globalThis as any).__overviewGrpc.dir, 'cats/cats.proto')"],
-        ["url: '0.0.0.0:5000'", `url: '127.0.0.1:${port}'`],
-        ['const app = await NestFactory.createMicroservice', 'const app = (globalThis as any).__overviewGrpc.app = await NestFactory.createMicroservice'],
-        ['await app.listen();', 'await app.listen(); (globalThis as any).__overviewGrpc.listening = true;'],
-      ]),
-    },
-  });
-  const {Logger} = common;
-  Logger.overrideLogger(false);
-  set.require('main');
-  await vi.waitFor(() => expect((globalThis as any).__overviewGrpc.listening).toBe(true), {timeout: 5000});
-  const app = (globalThis as any).__overviewGrpc.app;
-  onClose(() => app.close());
-  const grpc = nest('@grpc/grpc-js');
-  const loader = nest('@grpc/proto-loader');
-  const definition = grpc.loadPackageDefinition(loader.loadSync(proto));
-  const client = new definition.cats.CatsService(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-  onClose(async () => client.close());
-  const cat = await new Promise((resolve, reject) => client.FindOne({id: 3}, (error: unknown, value: unknown) => (error ? reject(error) : resolve(value))));
-  expect(cat).toEqual({id: 3, name: 'Tom'});
-});
+    ms.GrpcMethod('CatsService', 'FindOne')(
+      CatsController.prototype,
+      'findOne',
+      Object.getOwnPropertyDescriptor(CatsController.prototype, 'findOne'),
+    );
+    common.Controller()(CatsController);
+    @Module({controllers: [CatsController]})
+    class AppModule {}
+    (globalThis as any).__overviewGrpc = {AppModule, dir};
+    const port = await freePort();
+    const main = fragment(page, 'grpc', 'ServerCredentials.createInsecure()').value;
+    const set = samples(page, {
+      files: {
+        main: applyEdits('main', main, [
+          [
+            "import { AppModule } from './app.module';",
+            'const { AppModule } = (globalThis as any).__overviewGrpc;',
+          ],
+          [
+            "join(__dirname, 'cats/cats.proto')",
+            "join((globalThis as any).__overviewGrpc.dir, 'cats/cats.proto')",
+          ],
+          ["url: '0.0.0.0:5000'", `url: '127.0.0.1:${port}'`],
+          [
+            'const app = await NestFactory.createMicroservice',
+            'const app = (globalThis as any).__overviewGrpc.app = await NestFactory.createMicroservice',
+          ],
+          [
+            'await app.listen();',
+            'await app.listen(); (globalThis as any).__overviewGrpc.listening = true;',
+          ],
+        ]),
+      },
+    });
+    const {Logger} = common;
+    Logger.overrideLogger(false);
+    set.require('main');
+    await vi.waitFor(() => expect((globalThis as any).__overviewGrpc.listening).toBe(true), {
+      timeout: 5000,
+    });
+    const app = (globalThis as any).__overviewGrpc.app;
+    onClose(() => app.close());
+    const grpc = nest('@grpc/grpc-js');
+    const loader = nest('@grpc/proto-loader');
+    const definition = grpc.loadPackageDefinition(loader.loadSync(proto));
+    const client = new definition.cats.CatsService(
+      `127.0.0.1:${port}`,
+      grpc.credentials.createInsecure(),
+    );
+    onClose(async () => client.close());
+    const cat = await new Promise((resolve, reject) =>
+      client.FindOne({id: 3}, (error: unknown, value: unknown) =>
+        error ? reject(error) : resolve(value),
+      ),
+    );
+    expect(cat).toEqual({id: 3, name: 'Tom'});
+  },
+);
 
-claim(`${page}#new-in-version-8`, `8.4.7 exports LazyModuleLoader, whose load() brings in a module on demand, and VersioningType.CUSTOM with a custom extractor`, async () => {
-  const {LazyModuleLoader} = nest('@nestjs/core');
-  const {VersioningType, Injectable, VERSION_NEUTRAL} = common;
-  expect(VersioningType.CUSTOM).toBeDefined();
-  @Injectable()
-  class ReportsService {
-    report() {
-      return 'lazy report';
+claim(
+  `${page}#new-in-version-8`,
+  `8.4.7 exports LazyModuleLoader, whose load() brings in a module on demand, and VersioningType.CUSTOM with a custom extractor`,
+  async () => {
+    const {LazyModuleLoader} = nest('@nestjs/core');
+    const {VersioningType, Injectable, VERSION_NEUTRAL} = common;
+    expect(VersioningType.CUSTOM).toBeDefined();
+    @Injectable()
+    class ReportsService {
+      report() {
+        return 'lazy report';
+      }
     }
-  }
-  @Module({providers: [ReportsService], exports: [ReportsService]})
-  class ReportsModule {}
-  @Module({})
-  class AppModule {}
-  const app = await NestFactory.createApplicationContext(AppModule, {logger: false});
-  onClose(() => app.close());
-  const moduleRef = await app.get(LazyModuleLoader).load(() => ReportsModule);
-  expect(moduleRef.get(ReportsService).report()).toBe('lazy report');
+    @Module({providers: [ReportsService], exports: [ReportsService]})
+    class ReportsModule {}
+    @Module({})
+    class AppModule {}
+    const app = await NestFactory.createApplicationContext(AppModule, {logger: false});
+    onClose(() => app.close());
+    const moduleRef = await app.get(LazyModuleLoader).load(() => ReportsModule);
+    expect(moduleRef.get(ReportsService).report()).toBe('lazy report');
 
-  @Controller({path: 'cats', version: '2'})
-  class CatsV2 {
-    @Get()
-    list() {
-      return 'v2';
+    @Controller({path: 'cats', version: '2'})
+    class CatsV2 {
+      @Get()
+      list() {
+        return 'v2';
+      }
     }
-  }
-  @Controller({path: 'cats', version: VERSION_NEUTRAL})
-  class CatsAny {
-    @Get()
-    list() {
-      return 'neutral';
+    @Controller({path: 'cats', version: VERSION_NEUTRAL})
+    class CatsAny {
+      @Get()
+      list() {
+        return 'neutral';
+      }
     }
-  }
-  const {base} = await start([CatsV2, CatsAny], {
-    setup: (a) => a.enableVersioning({type: VersioningType.CUSTOM, extractor: (req: any) => String(req.headers['x-cats-version'] ?? '')}),
-  });
-  expect((await call(base, 'GET', '/cats', {headers: {'x-cats-version': '2'}})).text).toBe('v2');
-  expect((await call(base, 'GET', '/cats')).text).toBe('neutral');
-});
+    const {base} = await start([CatsV2, CatsAny], {
+      setup: (a) =>
+        a.enableVersioning({
+          type: VersioningType.CUSTOM,
+          extractor: (req: any) => String(req.headers['x-cats-version'] ?? ''),
+        }),
+    });
+    expect((await call(base, 'GET', '/cats', {headers: {'x-cats-version': '2'}})).text).toBe('v2');
+    expect((await call(base, 'GET', '/cats')).text).toBe('neutral');
+  },
+);

@@ -10,14 +10,24 @@ export function capturedConsole(): {logger: any; lines: string[]; restore(): voi
   const lines: string[] = [];
   const originals = {stdout: process.stdout.write, stderr: process.stderr.write};
   const capture = (chunk: unknown) => {
-    for (const line of String(chunk).replace(/\x1b\[[0-9;]*m/g, '').split('\n')) if (line.startsWith('[Nest]')) lines.push(line);
+    for (const line of String(chunk)
+      // eslint-disable-next-line no-control-regex -- strips ANSI colour codes from Nest's logger output
+      .replace(/\x1b\[[0-9;]*m/g, '')
+      .split('\n'))
+      if (line.startsWith('[Nest]')) lines.push(line);
     return true;
   };
   const logger = new ConsoleLogger();
   // Only the logger's own writes are captured: it writes through process[stream].write at call time.
   const wrap = (stream: 'stdout' | 'stderr') =>
     function (this: unknown, chunk: unknown, ...rest: unknown[]) {
-      if (String(chunk).replace(/\x1b\[[0-9;]*m/g, '').startsWith('[Nest]')) return capture(chunk);
+      if (
+        String(chunk)
+          // eslint-disable-next-line no-control-regex -- strips ANSI colour codes from Nest's logger output
+          .replace(/\x1b\[[0-9;]*m/g, '')
+          .startsWith('[Nest]')
+      )
+        return capture(chunk);
       return (originals[stream] as any).call(process[stream], chunk, ...rest);
     };
   process.stdout.write = wrap('stdout') as any;
