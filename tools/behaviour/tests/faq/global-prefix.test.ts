@@ -67,9 +67,14 @@ beforeAll(async () => {
   app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
   // The page's call, with the cats/:id entry of its hint added.
   const call = fragment(page, 'global-prefix', "app.setGlobalPrefix('v1', {").value;
-  const [prefix, given] = new Function('RequestMethod', `const out = []; const app = {setGlobalPrefix: (p, o) => out.push(p, o)}; ${call.replace(/^import.*$/m, '')}; return out;`)(RequestMethod) as [string, {exclude: unknown[]}];
+  const [prefix, given] = new Function(
+    'RequestMethod',
+    `const out = []; const app = {setGlobalPrefix: (p, o) => out.push(p, o)}; ${call.replace(/^import.*$/m, '')}; return out;`,
+  )(RequestMethod) as [string, {exclude: unknown[]}];
   expect(prefix).toBe('v1');
-  app.setGlobalPrefix('v1', {exclude: [...given.exclude, {path: 'cats/:id', method: RequestMethod.GET}]});
+  app.setGlobalPrefix('v1', {
+    exclude: [...given.exclude, {path: 'cats/:id', method: RequestMethod.GET}],
+  });
   base = await listen(app);
 });
 afterAll(async () => {
@@ -81,87 +86,131 @@ async function hit(method: string, path: string) {
   return `${response.status} ${response.status < 300 ? await response.text() : ''}`.trim();
 }
 
-claim(`${page}#global-prefix`, '@Controller(\'cats\') answers on /v1/cats after setGlobalPrefix(\'v1\'), no longer on /cats', async () => {
-  expect(await hit('GET', '/v1/cats')).toBe('200 cats');
-  expect(await hit('GET', '/cats')).toBe('404');
-});
+claim(
+  `${page}#global-prefix`,
+  "@Controller('cats') answers on /v1/cats after setGlobalPrefix('v1'), no longer on /cats",
+  async () => {
+    expect(await hit('GET', '/v1/cats')).toBe('200 cats');
+    expect(await hit('GET', '/cats')).toBe('404');
+  },
+);
 
-claim(`${page}#global-prefix`, 'a path string in exclude keeps the route at the root for every method', async () => {
-  expect(await hit('GET', '/health')).toBe('200 healthy');
-  expect(await hit('POST', '/health')).toBe('201 healthy (post)');
-  expect(await hit('GET', '/v1/health')).toBe('404');
-});
+claim(
+  `${page}#global-prefix`,
+  'a path string in exclude keeps the route at the root for every method',
+  async () => {
+    expect(await hit('GET', '/health')).toBe('200 healthy');
+    expect(await hit('POST', '/health')).toBe('201 healthy (post)');
+    expect(await hit('GET', '/v1/health')).toBe('404');
+  },
+);
 
-claim(`${page}#global-prefix`, '{ path: \'metrics\', method: RequestMethod.GET } excludes GET only: POST stays under the prefix', async () => {
-  expect(await hit('GET', '/metrics')).toBe('200 metrics');
-  expect(await hit('POST', '/v1/metrics')).toBe('201 metrics (post)');
-  expect(await hit('POST', '/metrics')).toBe('404');
-});
+claim(
+  `${page}#global-prefix`,
+  "{ path: 'metrics', method: RequestMethod.GET } excludes GET only: POST stays under the prefix",
+  async () => {
+    expect(await hit('GET', '/metrics')).toBe('200 metrics');
+    expect(await hit('POST', '/v1/metrics')).toBe('201 metrics (post)');
+    expect(await hit('POST', '/metrics')).toBe('404');
+  },
+);
 
-claim(`${page}#global-prefix`, '{ path: \'cats/:id\', method: GET } excludes GET /cats/1 and /cats/2 but leaves DELETE /cats/1 under the prefix', async () => {
-  expect(await hit('GET', '/cats/1')).toBe('200 cat 1');
-  expect(await hit('GET', '/cats/2')).toBe('200 cat 2');
-  expect(await hit('DELETE', '/v1/cats/1')).toBe('200 removed 1');
-  expect(await hit('DELETE', '/cats/1')).toBe('404');
-});
+claim(
+  `${page}#global-prefix`,
+  "{ path: 'cats/:id', method: GET } excludes GET /cats/1 and /cats/2 but leaves DELETE /cats/1 under the prefix",
+  async () => {
+    expect(await hit('GET', '/cats/1')).toBe('200 cat 1');
+    expect(await hit('GET', '/cats/2')).toBe('200 cat 2');
+    expect(await hit('DELETE', '/v1/cats/1')).toBe('200 removed 1');
+    expect(await hit('DELETE', '/cats/1')).toBe('404');
+  },
+);
 
-claim(`${page}#global-prefix`, 'forRoutes(\'cats\') middleware runs for /v1/cats; middleware bound to \'*\' runs for every path, excluded ones included', async () => {
-  seenByMiddleware.length = 0;
-  await hit('GET', '/v1/cats');
-  await hit('GET', '/health');
-  expect(seenByMiddleware).toEqual(['cats-mw /v1/cats', 'all-mw /v1/cats', 'all-mw /health']);
-});
+claim(
+  `${page}#global-prefix`,
+  "forRoutes('cats') middleware runs for /v1/cats; middleware bound to '*' runs for every path, excluded ones included",
+  async () => {
+    seenByMiddleware.length = 0;
+    await hit('GET', '/v1/cats');
+    await hit('GET', '/health');
+    expect(seenByMiddleware).toEqual(['cats-mw /v1/cats', 'all-mw /v1/cats', 'all-mw /health']);
+  },
+);
 
-claim(`${page}#global-prefix`, 'setGlobalPrefix() after the application has initialized changes nothing', async () => {
-  @Module({controllers: [CatsController]})
-  class LateModule {}
-  const late = await NestFactory.create(LateModule, {logger: false, abortOnError: false});
-  const url = await listen(late);
-  late.setGlobalPrefix('v2');
-  expect((await fetch(`${url}/cats`)).status).toBe(200);
-  expect((await fetch(`${url}/v2/cats`)).status).toBe(404);
-  await late.close();
-});
+claim(
+  `${page}#global-prefix`,
+  'setGlobalPrefix() after the application has initialized changes nothing',
+  async () => {
+    @Module({controllers: [CatsController]})
+    class LateModule {}
+    const late = await NestFactory.create(LateModule, {logger: false, abortOnError: false});
+    const url = await listen(late);
+    late.setGlobalPrefix('v2');
+    expect((await fetch(`${url}/cats`)).status).toBe(200);
+    expect((await fetch(`${url}/v2/cats`)).status).toBe(404);
+    await late.close();
+  },
+);
 
-claim(`${page}#global-prefix`, 'the GraphQL endpoint stays at /graphql, and moves to /v1/graphql with useGlobalPrefix: true', async () => {
-  const {GraphQLModule, Resolver, Query} = nest('@nestjs/graphql');
-  @Resolver()
-  class HelloResolver {
-    @Query('hello')
-    hello() {
-      return 'world';
+claim(
+  `${page}#global-prefix`,
+  'the GraphQL endpoint stays at /graphql, and moves to /v1/graphql with useGlobalPrefix: true',
+  async () => {
+    const {GraphQLModule, Resolver, Query} = nest('@nestjs/graphql');
+    @Resolver()
+    class HelloResolver {
+      @Query('hello')
+      hello() {
+        return 'world';
+      }
     }
-  }
-  const query = JSON.stringify({query: '{ hello }'});
-  for (const useGlobalPrefix of [false, true]) {
-    @Module({imports: [GraphQLModule.forRoot({typeDefs: 'type Query { hello: String }', useGlobalPrefix})], providers: [HelloResolver]})
-    class GqlModule {}
-    const gql = await NestFactory.create(GqlModule, {logger: false, abortOnError: false});
-    gql.setGlobalPrefix('v1');
-    const url = await listen(gql);
-    const post = (path: string) => fetch(`${url}${path}`, {method: 'POST', headers: {'content-type': 'application/json'}, body: query});
-    const [at, other] = useGlobalPrefix ? ['/v1/graphql', '/graphql'] : ['/graphql', '/v1/graphql'];
-    expect(await (await post(at)).json()).toEqual({data: {hello: 'world'}});
-    expect((await post(other)).status).toBe(404);
-    await gql.close();
-  }
-});
-
-claim(`${page}#global-prefix`, 'a gateway keeps its path: the socket.io handshake answers at /socket.io, not under the prefix', async () => {
-  const {WebSocketGateway, SubscribeMessage} = nest('@nestjs/websockets');
-  @WebSocketGateway()
-  class EventsGateway {
-    @SubscribeMessage('ping')
-    ping() {
-      return 'pong';
+    const query = JSON.stringify({query: '{ hello }'});
+    for (const useGlobalPrefix of [false, true]) {
+      @Module({
+        imports: [
+          GraphQLModule.forRoot({typeDefs: 'type Query { hello: String }', useGlobalPrefix}),
+        ],
+        providers: [HelloResolver],
+      })
+      class GqlModule {}
+      const gql = await NestFactory.create(GqlModule, {logger: false, abortOnError: false});
+      gql.setGlobalPrefix('v1');
+      const url = await listen(gql);
+      const post = (path: string) =>
+        fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: {'content-type': 'application/json'},
+          body: query,
+        });
+      const [at, other] = useGlobalPrefix
+        ? ['/v1/graphql', '/graphql']
+        : ['/graphql', '/v1/graphql'];
+      expect(await (await post(at)).json()).toEqual({data: {hello: 'world'}});
+      expect((await post(other)).status).toBe(404);
+      await gql.close();
     }
-  }
-  @Module({providers: [EventsGateway]})
-  class GatewayModule {}
-  const gw = await NestFactory.create(GatewayModule, {logger: false, abortOnError: false});
-  gw.setGlobalPrefix('v1');
-  const url = await listen(gw);
-  expect((await fetch(`${url}/socket.io/?EIO=4&transport=polling`)).status).toBe(200);
-  expect((await fetch(`${url}/v1/socket.io/?EIO=4&transport=polling`)).status).toBe(404);
-  await gw.close();
-});
+  },
+);
+
+claim(
+  `${page}#global-prefix`,
+  'a gateway keeps its path: the socket.io handshake answers at /socket.io, not under the prefix',
+  async () => {
+    const {WebSocketGateway, SubscribeMessage} = nest('@nestjs/websockets');
+    @WebSocketGateway()
+    class EventsGateway {
+      @SubscribeMessage('ping')
+      ping() {
+        return 'pong';
+      }
+    }
+    @Module({providers: [EventsGateway]})
+    class GatewayModule {}
+    const gw = await NestFactory.create(GatewayModule, {logger: false, abortOnError: false});
+    gw.setGlobalPrefix('v1');
+    const url = await listen(gw);
+    expect((await fetch(`${url}/socket.io/?EIO=4&transport=polling`)).status).toBe(200);
+    expect((await fetch(`${url}/v1/socket.io/?EIO=4&transport=polling`)).status).toBe(404);
+    await gw.close();
+  },
+);

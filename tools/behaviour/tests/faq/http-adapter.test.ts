@@ -15,115 +15,169 @@ const platforms = [
 ] as const;
 
 function create(module: unknown, adapter: unknown) {
-  return adapter ? NestFactory.create(module, adapter, options) : NestFactory.create(module, options);
+  return adapter
+    ? NestFactory.create(module, adapter, options)
+    : NestFactory.create(module, options);
 }
 
 for (const [platform, adapter] of platforms) {
-  claim(`${page}#outside-the-application-context`, `app.getHttpAdapter().getType() is '${platform}'`, async () => {
-    @Module({})
-    class AppModule {}
-    const app = await create(AppModule, adapter());
-    expect(app.getHttpAdapter().getType()).toBe(platform);
-    await app.close();
-  });
-
-  for (const lang of ['ts', 'js'] as const) {
-    claim(`${page}#inside-the-application-context`, `CatsService reads the platform through HttpAdapterHost: '${platform}' (${lang})`, async () => {
-      const {CatsService} = samples(page, {under: 'inside-the-application-context', lang}).require('cats.service');
-      @Module({providers: [CatsService]})
+  claim(
+    `${page}#outside-the-application-context`,
+    `app.getHttpAdapter().getType() is '${platform}'`,
+    async () => {
+      @Module({})
       class AppModule {}
       const app = await create(AppModule, adapter());
-      await app.init();
-      expect(app.get(CatsService).describePlatform()).toBe(platform);
+      expect(app.getHttpAdapter().getType()).toBe(platform);
       await app.close();
-    });
+    },
+  );
+
+  for (const lang of ['ts', 'js'] as const) {
+    claim(
+      `${page}#inside-the-application-context`,
+      `CatsService reads the platform through HttpAdapterHost: '${platform}' (${lang})`,
+      async () => {
+        const {CatsService} = samples(page, {
+          under: 'inside-the-application-context',
+          lang,
+        }).require('cats.service');
+        @Module({providers: [CatsService]})
+        class AppModule {}
+        const app = await create(AppModule, adapter());
+        await app.init();
+        expect(app.get(CatsService).describePlatform()).toBe(platform);
+        await app.close();
+      },
+    );
   }
 
-  claim(`${page}#adapter-pattern`, `AllExceptionsFilter, registered with APP_FILTER, answers through the adapter on ${platform}: { statusCode, path, timestamp }`, async () => {
-    const {AllExceptionsFilter} = compileModule(fragment(page, 'adapter-pattern', 'class AllExceptionsFilter').value, `all-exceptions-${platform}`);
-    @Module({providers: [{provide: APP_FILTER, useClass: AllExceptionsFilter}]})
-    class AppModule {}
-    const app = await create(AppModule, adapter());
-    const base = await listen(app);
-    const response = await fetch(`${base}/missing?x=1`);
-    expect(response.status).toBe(404);
-    const body = await response.json();
-    expect(body).toEqual({statusCode: 404, path: '/missing?x=1', timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/)});
-    await app.close();
-  });
+  claim(
+    `${page}#adapter-pattern`,
+    `AllExceptionsFilter, registered with APP_FILTER, answers through the adapter on ${platform}: { statusCode, path, timestamp }`,
+    async () => {
+      const {AllExceptionsFilter} = compileModule(
+        fragment(page, 'adapter-pattern', 'class AllExceptionsFilter').value,
+        `all-exceptions-${platform}`,
+      );
+      @Module({providers: [{provide: APP_FILTER, useClass: AllExceptionsFilter}]})
+      class AppModule {}
+      const app = await create(AppModule, adapter());
+      const base = await listen(app);
+      const response = await fetch(`${base}/missing?x=1`);
+      expect(response.status).toBe(404);
+      const body = await response.json();
+      expect(body).toEqual({
+        statusCode: 404,
+        path: '/missing?x=1',
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      });
+      await app.close();
+    },
+  );
 }
 
-claim(`${page}#inside-the-application-context`, 'in an HTTP application, HttpAdapterHost.httpAdapter is already set in a provider\'s constructor', async () => {
-  let seen: unknown;
-  @Injectable()
-  class Early {
-    constructor(host: any) {
-      seen = host.httpAdapter?.getType();
+claim(
+  `${page}#inside-the-application-context`,
+  "in an HTTP application, HttpAdapterHost.httpAdapter is already set in a provider's constructor",
+  async () => {
+    let seen: unknown;
+    @Injectable()
+    class Early {
+      constructor(host: any) {
+        seen = host.httpAdapter?.getType();
+      }
     }
-  }
-  Reflect.defineMetadata('design:paramtypes', [HttpAdapterHost], Early);
-  @Module({providers: [Early]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  expect(seen).toBe('express');
-  await app.close();
-});
+    Reflect.defineMetadata('design:paramtypes', [HttpAdapterHost], Early);
+    @Module({providers: [Early]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    expect(seen).toBe('express');
+    await app.close();
+  },
+);
 
-claim(`${page}#inside-the-application-context`, 'in a standalone application and in a microservice, HttpAdapterHost is injectable and its httpAdapter is null', async () => {
-  @Injectable()
-  class Probe {
-    constructor(readonly host: any) {}
-  }
-  Reflect.defineMetadata('design:paramtypes', [HttpAdapterHost], Probe);
-  @Module({providers: [Probe]})
-  class AppModule {}
-  const context = await NestFactory.createApplicationContext(AppModule, options);
-  expect(context.get(Probe).host.httpAdapter).toBeNull();
-  await context.close();
-  const microservice = await NestFactory.createMicroservice(AppModule, {transport: Transport.TCP, options: {host: '127.0.0.1', port: await freePort()}, ...options});
-  await microservice.init();
-  expect(microservice.get(Probe).host.httpAdapter).toBeNull();
-  await microservice.close();
-});
+claim(
+  `${page}#inside-the-application-context`,
+  'in a standalone application and in a microservice, HttpAdapterHost is injectable and its httpAdapter is null',
+  async () => {
+    @Injectable()
+    class Probe {
+      constructor(readonly host: any) {}
+    }
+    Reflect.defineMetadata('design:paramtypes', [HttpAdapterHost], Probe);
+    @Module({providers: [Probe]})
+    class AppModule {}
+    const context = await NestFactory.createApplicationContext(AppModule, options);
+    expect(context.get(Probe).host.httpAdapter).toBeNull();
+    await context.close();
+    const microservice = await NestFactory.createMicroservice(AppModule, {
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port: await freePort()},
+      ...options,
+    });
+    await microservice.init();
+    expect(microservice.get(Probe).host.httpAdapter).toBeNull();
+    await microservice.close();
+  },
+);
 
-claim(`${page}#adapter-pattern`, 'app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost))) works the same way', async () => {
-  const {AllExceptionsFilter} = compileModule(fragment(page, 'adapter-pattern', 'class AllExceptionsFilter').value, 'all-exceptions-manual');
-  @Module({})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost)));
-  const base = await listen(app);
-  const body = await (await fetch(`${base}/nope`)).json();
-  expect(body.statusCode).toBe(404);
-  expect(body.path).toBe('/nope');
-  await app.close();
-});
+claim(
+  `${page}#adapter-pattern`,
+  'app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost))) works the same way',
+  async () => {
+    const {AllExceptionsFilter} = compileModule(
+      fragment(page, 'adapter-pattern', 'class AllExceptionsFilter').value,
+      'all-exceptions-manual',
+    );
+    @Module({})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost)));
+    const base = await listen(app);
+    const body = await (await fetch(`${base}/nope`)).json();
+    expect(body.statusCode).toBe(404);
+    expect(body.path).toBe('/nope');
+    await app.close();
+  },
+);
 
-claim(`${page}#the-native-instance`, 'getInstance() is the Express application: AppInfoService reads its "trust proxy" setting', async () => {
-  const {AppInfoService} = compileModule(fragment(page, 'the-native-instance', 'class AppInfoService').value, 'app-info');
-  @Module({providers: [AppInfoService]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  const instance = app.getHttpAdapter().getInstance();
-  expect(typeof instance.use).toBe('function');
-  expect(typeof instance.listen).toBe('function');
-  expect(app.get(AppInfoService).isTrustingProxy()).toBe(false);
-  instance.set('trust proxy', 1);
-  expect(app.get(AppInfoService).isTrustingProxy()).toBe(true);
-  await app.close();
-});
+claim(
+  `${page}#the-native-instance`,
+  'getInstance() is the Express application: AppInfoService reads its "trust proxy" setting',
+  async () => {
+    const {AppInfoService} = compileModule(
+      fragment(page, 'the-native-instance', 'class AppInfoService').value,
+      'app-info',
+    );
+    @Module({providers: [AppInfoService]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    const instance = app.getHttpAdapter().getInstance();
+    expect(typeof instance.use).toBe('function');
+    expect(typeof instance.listen).toBe('function');
+    expect(app.get(AppInfoService).isTrustingProxy()).toBe(false);
+    instance.set('trust proxy', 1);
+    expect(app.get(AppInfoService).isTrustingProxy()).toBe(true);
+    await app.close();
+  },
+);
 
-claim(`${page}#the-nodejs-server`, 'app.getHttpServer() is the Node.js http.Server; a keepAliveTimeout set before listen() stays on the listening server', async () => {
-  @Module({})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  const server = app.getHttpServer();
-  expect(server).toBeInstanceOf(Server);
-  server.keepAliveTimeout = 65000;
-  await listen(app);
-  expect(app.getHttpServer()).toBe(server);
-  expect(server.listening).toBe(true);
-  expect(server.keepAliveTimeout).toBe(65000);
-  await app.close();
-});
+claim(
+  `${page}#the-nodejs-server`,
+  'app.getHttpServer() is the Node.js http.Server; a keepAliveTimeout set before listen() stays on the listening server',
+  async () => {
+    @Module({})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    const server = app.getHttpServer();
+    expect(server).toBeInstanceOf(Server);
+    server.keepAliveTimeout = 65000;
+    await listen(app);
+    expect(app.getHttpServer()).toBe(server);
+    expect(server.listening).toBe(true);
+    expect(server.keepAliveTimeout).toBe(65000);
+    await app.close();
+  },
+);

@@ -14,7 +14,25 @@ let dir: string;
 beforeAll(() => {
   // A self-signed key pair where the samples read theirs.
   dir = mkdtempSync(join(tmpdir(), 'behaviour-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', join(dir, 'private-key.pem'), '-out', join(dir, 'public-certificate.pem')], {stdio: 'ignore'});
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      '/CN=localhost',
+      '-days',
+      '1',
+      '-keyout',
+      join(dir, 'private-key.pem'),
+      '-out',
+      join(dir, 'public-certificate.pem'),
+    ],
+    {stdio: 'ignore'},
+  );
 });
 afterAll(() => {
   rmSync(dir, {recursive: true, force: true});
@@ -44,34 +62,66 @@ function getHttps(port: number, path = '/cats'): Promise<{status: number; body: 
 const secrets = (source: string) =>
   source
     .replace("'./secrets/private-key.pem'", JSON.stringify(join(dir, 'private-key.pem')))
-    .replace("'./secrets/public-certificate.pem'", JSON.stringify(join(dir, 'public-certificate.pem')));
+    .replace(
+      "'./secrets/public-certificate.pem'",
+      JSON.stringify(join(dir, 'public-certificate.pem')),
+    );
 
-claim(`${page}#https`, 'httpsOptions in NestFactory.create() serves the application over HTTPS', async () => {
-  const source = applyEdits(`${page}#https`, secrets(fragment(page, 'https', 'httpsOptions').value), [
-    ["import { AppModule } from './app.module';", appModule],
-    ['const app = await NestFactory.create(AppModule, { httpsOptions });', 'const app = await NestFactory.create(AppModule, { httpsOptions, logger: false });'],
-    ['await app.listen(443);', "await app.listen(0, '127.0.0.1');\n  return app;"],
-    ['bootstrap();', 'export const started = bootstrap();'],
-  ]);
-  const app = await compileModule(source, 'https-main').started;
-  const {port} = app.getHttpServer().address();
-  expect(await getHttps(port)).toEqual({status: 200, body: 'cats'});
-  await app.close();
-});
+claim(
+  `${page}#https`,
+  'httpsOptions in NestFactory.create() serves the application over HTTPS',
+  async () => {
+    const source = applyEdits(
+      `${page}#https`,
+      secrets(fragment(page, 'https', 'httpsOptions').value),
+      [
+        ["import { AppModule } from './app.module';", appModule],
+        [
+          'const app = await NestFactory.create(AppModule, { httpsOptions });',
+          'const app = await NestFactory.create(AppModule, { httpsOptions, logger: false });',
+        ],
+        ['await app.listen(443);', "await app.listen(0, '127.0.0.1');\n  return app;"],
+        ['bootstrap();', 'export const started = bootstrap();'],
+      ],
+    );
+    const app = await compileModule(source, 'https-main').started;
+    const {port} = app.getHttpServer().address();
+    expect(await getHttps(port)).toEqual({status: 200, body: 'cats'});
+    await app.close();
+  },
+);
 
-claim(`${page}#https`, 'on Fastify, new FastifyAdapter({ https }) serves HTTPS, while httpsOptions in the application options is ignored', async () => {
-  const {AppModule} = compileModule(`${appModule}\nexport { AppModule };`, 'https-fastify-module');
-  const httpsOptions = {key: readFileSync(join(dir, 'private-key.pem')), cert: readFileSync(join(dir, 'public-certificate.pem'))};
-  const secure = await NestFactory.create(AppModule, new FastifyAdapter({https: httpsOptions}), {logger: false});
-  await secure.listen(0, '127.0.0.1');
-  expect(await getHttps(secure.getHttpServer().address().port)).toEqual({status: 200, body: 'cats'});
-  await secure.close();
-  const ignored = await NestFactory.create(AppModule, new FastifyAdapter(), {httpsOptions, logger: false});
-  await ignored.listen(0, '127.0.0.1');
-  const plain = await fetch(`http://127.0.0.1:${ignored.getHttpServer().address().port}/cats`);
-  expect(await plain.text()).toBe('cats');
-  await ignored.close();
-});
+claim(
+  `${page}#https`,
+  'on Fastify, new FastifyAdapter({ https }) serves HTTPS, while httpsOptions in the application options is ignored',
+  async () => {
+    const {AppModule} = compileModule(
+      `${appModule}\nexport { AppModule };`,
+      'https-fastify-module',
+    );
+    const httpsOptions = {
+      key: readFileSync(join(dir, 'private-key.pem')),
+      cert: readFileSync(join(dir, 'public-certificate.pem')),
+    };
+    const secure = await NestFactory.create(AppModule, new FastifyAdapter({https: httpsOptions}), {
+      logger: false,
+    });
+    await secure.listen(0, '127.0.0.1');
+    expect(await getHttps(secure.getHttpServer().address().port)).toEqual({
+      status: 200,
+      body: 'cats',
+    });
+    await secure.close();
+    const ignored = await NestFactory.create(AppModule, new FastifyAdapter(), {
+      httpsOptions,
+      logger: false,
+    });
+    await ignored.listen(0, '127.0.0.1');
+    const plain = await fetch(`http://127.0.0.1:${ignored.getHttpServer().address().port}/cats`);
+    expect(await plain.text()).toBe('cats');
+    await ignored.close();
+  },
+);
 
 async function multipleServers(gateway = false) {
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
@@ -84,48 +134,77 @@ class EventsGateway {
 }
 ${appModule.replace('@Module({ controllers: [CatsController] })', '@Module({ controllers: [CatsController], providers: [EventsGateway] })')}`
     : appModule;
-  const source = applyEdits(`${page}#multiple-simultaneous-servers`, secrets(fragment(page, 'multiple-simultaneous-servers', 'new ExpressAdapter(server)').value), [
-    ["import { AppModule } from './app.module';", module],
-    // The Nest 8 starter compiles without esModuleInterop, where the namespace import is callable; the suite compiles with it.
-    ["import * as express from 'express';", "import express = require('express');"],
-    ['new ExpressAdapter(server));', 'new ExpressAdapter(server), { logger: false });'],
-    ['http.createServer(server).listen(3000);', `const servers = [http.createServer(server).listen(${httpPort}, '127.0.0.1'),`],
-    ['https.createServer(httpsOptions, server).listen(443);', `https.createServer(httpsOptions, server).listen(${httpsPort}, '127.0.0.1')];\n  return { app, servers };`],
-    ['bootstrap();', 'export const started = bootstrap();'],
-  ]);
+  const source = applyEdits(
+    `${page}#multiple-simultaneous-servers`,
+    secrets(fragment(page, 'multiple-simultaneous-servers', 'new ExpressAdapter(server)').value),
+    [
+      ["import { AppModule } from './app.module';", module],
+      // The Nest 8 starter compiles without esModuleInterop, where the namespace import is callable; the suite compiles with it.
+      ["import * as express from 'express';", "import express = require('express');"],
+      ['new ExpressAdapter(server));', 'new ExpressAdapter(server), { logger: false });'],
+      [
+        'http.createServer(server).listen(3000);',
+        `const servers = [http.createServer(server).listen(${httpPort}, '127.0.0.1'),`,
+      ],
+      [
+        'https.createServer(httpsOptions, server).listen(443);',
+        `https.createServer(httpsOptions, server).listen(${httpsPort}, '127.0.0.1')];\n  return { app, servers };`,
+      ],
+      ['bootstrap();', 'export const started = bootstrap();'],
+    ],
+  );
   const started = await compileModule(source, `multiple-servers${gateway ? '-ws' : ''}`).started;
   await new Promise((r) => setTimeout(r, 50));
   return {...started, httpPort, httpsPort};
 }
 
-claim(`${page}#multiple-simultaneous-servers`, 'after app.init(), one Express instance answers on a plain HTTP server and an HTTPS server', async () => {
-  const {app, servers, httpPort, httpsPort} = await multipleServers();
-  expect(await (await fetch(`http://127.0.0.1:${httpPort}/cats`)).text()).toBe('cats');
-  expect(await getHttps(httpsPort)).toEqual({status: 200, body: 'cats'});
-  await app.close();
-  for (const server of servers) server.close();
-});
+claim(
+  `${page}#multiple-simultaneous-servers`,
+  'after app.init(), one Express instance answers on a plain HTTP server and an HTTPS server',
+  async () => {
+    const {app, servers, httpPort, httpsPort} = await multipleServers();
+    expect(await (await fetch(`http://127.0.0.1:${httpPort}/cats`)).text()).toBe('cats');
+    expect(await getHttps(httpsPort)).toEqual({status: 200, body: 'cats'});
+    await app.close();
+    for (const server of servers) server.close();
+  },
+);
 
-claim(`${page}#multiple-simultaneous-servers`, 'app.close() does not close the servers Nest did not create', async () => {
-  const {app, servers, httpPort} = await multipleServers();
-  await app.close();
-  expect(servers.every((server: any) => server.listening)).toBe(true);
-  expect((await fetch(`http://127.0.0.1:${httpPort}/cats`)).status).toBe(200);
-  await Promise.all(servers.map((server: any) => new Promise((r) => server.close(r))));
-});
+claim(
+  `${page}#multiple-simultaneous-servers`,
+  'app.close() does not close the servers Nest did not create',
+  async () => {
+    const {app, servers, httpPort} = await multipleServers();
+    await app.close();
+    expect(servers.every((server: any) => server.listening)).toBe(true);
+    expect((await fetch(`http://127.0.0.1:${httpPort}/cats`)).status).toBe(200);
+    await Promise.all(servers.map((server: any) => new Promise((r) => server.close(r))));
+  },
+);
 
-claim(`${page}#multiple-simultaneous-servers`, 'a gateway without a port of its own is attached to app.getHttpServer(), which never listens: your servers do not answer its requests', async () => {
-  const {app, servers, httpPort} = await multipleServers(true);
-  expect(app.getHttpServer().listening).toBe(false);
-  const handshake = await fetch(`http://127.0.0.1:${httpPort}/socket.io/?EIO=4&transport=polling`);
-  expect(handshake.status).toBe(404);
-  // The same application started with app.listen() answers the handshake.
-  const {AppModule} = compileModule(`${appModule.replace('@Module({ controllers: [CatsController] })', '@Module({ controllers: [CatsController], providers: [EventsGateway] })').replace("import { Controller, Get, Module } from '@nestjs/common';", "import { Controller, Get, Module } from '@nestjs/common';\nimport { WebSocketGateway, SubscribeMessage } from '@nestjs/websockets';\n@WebSocketGateway()\nclass EventsGateway {\n  @SubscribeMessage('ping')\n  ping() { return 'pong'; }\n}")}\nexport { AppModule };`, 'gateway-listen');
-  const single = await NestFactory.create(AppModule, {logger: false});
-  await single.listen(0, '127.0.0.1');
-  const ok = await fetch(`http://127.0.0.1:${single.getHttpServer().address().port}/socket.io/?EIO=4&transport=polling`);
-  expect(ok.status).toBe(200);
-  await single.close();
-  await app.close();
-  await Promise.all(servers.map((server: any) => new Promise((r) => server.close(r))));
-});
+claim(
+  `${page}#multiple-simultaneous-servers`,
+  'a gateway without a port of its own is attached to app.getHttpServer(), which never listens: your servers do not answer its requests',
+  async () => {
+    const {app, servers, httpPort} = await multipleServers(true);
+    expect(app.getHttpServer().listening).toBe(false);
+    const handshake = await fetch(
+      `http://127.0.0.1:${httpPort}/socket.io/?EIO=4&transport=polling`,
+    );
+    expect(handshake.status).toBe(404);
+    // The same application started with app.listen() answers the handshake.
+    const {AppModule} = compileModule(
+      `${appModule.replace('@Module({ controllers: [CatsController] })', '@Module({ controllers: [CatsController], providers: [EventsGateway] })').replace("import { Controller, Get, Module } from '@nestjs/common';", "import { Controller, Get, Module } from '@nestjs/common';\nimport { WebSocketGateway, SubscribeMessage } from '@nestjs/websockets';\n@WebSocketGateway()\nclass EventsGateway {\n  @SubscribeMessage('ping')\n  ping() { return 'pong'; }\n}")}\nexport { AppModule };`,
+      'gateway-listen',
+    );
+    const single = await NestFactory.create(AppModule, {logger: false});
+    await single.listen(0, '127.0.0.1');
+    const ok = await fetch(
+      `http://127.0.0.1:${single.getHttpServer().address().port}/socket.io/?EIO=4&transport=polling`,
+    );
+    expect(ok.status).toBe(200);
+    await single.close();
+    await app.close();
+    await Promise.all(servers.map((server: any) => new Promise((r) => server.close(r))));
+  },
+);

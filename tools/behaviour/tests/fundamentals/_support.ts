@@ -62,7 +62,9 @@ export function runScript(
 }
 
 /** Collects what console.log prints while `fn` runs (and still prints nothing). */
-export async function captureLog<T>(fn: () => Promise<T> | T): Promise<{lines: string[]; result: T}> {
+export async function captureLog<T>(
+  fn: () => Promise<T> | T,
+): Promise<{lines: string[]; result: T}> {
   const lines: string[] = [];
   const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
     lines.push(args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '));

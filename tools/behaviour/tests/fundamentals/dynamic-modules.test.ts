@@ -13,7 +13,14 @@ const options: any = {logger: false, abortOnError: false};
 /** A TypeScript-only fragment as plain JavaScript (types erased, ES imports kept) for the JavaScript sets. */
 function toJs(source: string): string {
   const ts = nest('typescript');
-  return ts.transpileModule(source, {compilerOptions: {module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2019, experimentalDecorators: true, emitDecoratorMetadata: true}}).outputText;
+  return ts.transpileModule(source, {
+    compilerOptions: {
+      module: ts.ModuleKind.ESNext,
+      target: ts.ScriptTarget.ES2019,
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+    },
+  }).outputText;
 }
 
 let root: string;
@@ -26,9 +33,15 @@ beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'behaviour-dynamic-'));
   mkdirSync(join(root, 'config'));
   mkdirSync(join(root, 'other'));
-  writeFileSync(join(root, 'config', 'development.env'), fragment(page, 'config-module-example', 'HELLO_MESSAGE').value);
+  writeFileSync(
+    join(root, 'config', 'development.env'),
+    fragment(page, 'config-module-example', 'HELLO_MESSAGE').value,
+  );
   writeFileSync(join(root, 'config', 'production.env'), 'HELLO_MESSAGE=Hello from production\n');
-  writeFileSync(join(root, 'other', 'development.env'), 'HELLO_MESSAGE=Hello from the other folder\n');
+  writeFileSync(
+    join(root, 'other', 'development.env'),
+    'HELLO_MESSAGE=Hello from the other folder\n',
+  );
   writeFileSync(join(root, 'development.env'), 'HELLO_MESSAGE=Hello from the project root\n');
   cwd = process.cwd();
   process.chdir(root);
@@ -39,214 +52,302 @@ afterAll(() => {
   rmSync(root, {recursive: true, force: true});
 });
 
-const constants = () => fragment(page, 'injecting-the-options', "export const CONFIG_OPTIONS = 'CONFIG_OPTIONS';").value;
-const moduleWithOptions = () => fragment(page, 'injecting-the-options', 'provide: CONFIG_OPTIONS').value;
+const constants = () =>
+  fragment(page, 'injecting-the-options', "export const CONFIG_OPTIONS = 'CONFIG_OPTIONS';").value;
+const moduleWithOptions = () =>
+  fragment(page, 'injecting-the-options', 'provide: CONFIG_OPTIONS').value;
 
 /** The page's options-aware ConfigService with a ConfigModule version chosen by the test. */
 function configSet(configModule: string, lang: 'ts' | 'js' = 'ts') {
   return samples(page, {
     lang,
-    files: {constants: constants(), 'config.module': lang === 'js' ? toJs(configModule) : configModule},
+    files: {
+      constants: constants(),
+      'config.module': lang === 'js' ? toJs(configModule) : configModule,
+    },
   });
 }
 
-claim(`${page}#config-module-example`, 'the static ConfigService reads development.env from the project root when NODE_ENV is unset', async () => {
-  const set = samples(page, {under: 'config-module-example', files: {'config.module': fragment(page, 'config-module-example', 'exports: [ConfigService]').value}});
-  const {ConfigModule} = set.require('config.module');
-  const {ConfigService} = set.require('config.service');
-  const saved = process.env.NODE_ENV;
-  delete process.env.NODE_ENV;
-  try {
-    const app = await NestFactory.create(ConfigModule, options);
-    expect(app.get(ConfigService).get('HELLO_MESSAGE')).toBe('Hello from the project root');
-    await app.close();
-  } finally {
-    if (saved !== undefined) process.env.NODE_ENV = saved;
-  }
-});
-
-for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#injecting-the-options`, `ConfigModule.register({ folder: './config' }) makes ConfigService read config/development.env, or config/production.env with NODE_ENV=production (${lang})`, async () => {
-    const set = configSet(moduleWithOptions(), lang);
+claim(
+  `${page}#config-module-example`,
+  'the static ConfigService reads development.env from the project root when NODE_ENV is unset',
+  async () => {
+    const set = samples(page, {
+      under: 'config-module-example',
+      files: {
+        'config.module': fragment(page, 'config-module-example', 'exports: [ConfigService]').value,
+      },
+    });
     const {ConfigModule} = set.require('config.module');
     const {ConfigService} = set.require('config.service');
     const saved = process.env.NODE_ENV;
-    const read: string[] = [];
+    delete process.env.NODE_ENV;
     try {
-      for (const env of [undefined, 'production']) {
-        if (env) process.env.NODE_ENV = env;
-        else delete process.env.NODE_ENV;
-        @Module({imports: [ConfigModule.register({folder: './config'})]})
-        class AppModule {}
-        const app = await NestFactory.create(AppModule, options);
-        read.push(app.get(ConfigService).get('HELLO_MESSAGE'));
-        await app.close();
-      }
+      const app = await NestFactory.create(ConfigModule, options);
+      expect(app.get(ConfigService).get('HELLO_MESSAGE')).toBe('Hello from the project root');
+      await app.close();
     } finally {
       if (saved !== undefined) process.env.NODE_ENV = saved;
-      else delete process.env.NODE_ENV;
     }
-    expect(read).toEqual(['Hello from the development environment', 'Hello from production']);
-  });
-}
-
-claim(`${page}#importing-the-same-module-more-than-once`, 'two imports with identical options share one ConfigService; different options give separate instances', async () => {
-  const set = configSet(moduleWithOptions());
-  const {ConfigModule} = set.require('config.module');
-  const {ConfigService} = set.require('config.service');
-  const consumer = (name: string) => {
-    const target = class {
-      constructor(readonly config: any) {}
-    };
-    Object.defineProperty(target, 'name', {value: name});
-    Injectable()(target);
-    Reflect.defineMetadata('design:paramtypes', [ConfigService], target);
-    return target;
-  };
-  const [A, B, C] = [consumer('A'), consumer('B'), consumer('C')];
-  @Module({imports: [ConfigModule.register({folder: './config'})], providers: [A], exports: [A]})
-  class AModule {}
-  @Module({imports: [ConfigModule.register({folder: './config'})], providers: [B], exports: [B]})
-  class BModule {}
-  @Module({imports: [ConfigModule.register({folder: './other'})], providers: [C], exports: [C]})
-  class CModule {}
-  @Module({imports: [AModule, BModule, CModule]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  expect(app.get(A).config).toBe(app.get(B).config);
-  expect(app.get(C).config).not.toBe(app.get(A).config);
-  expect(app.get(C).config.get('HELLO_MESSAGE')).toBe('Hello from the other folder');
-  await app.close();
-});
-
-claim(`${page}#module-configuration`, 'providers of the @Module() decorator and of the register() result end up in the same module', async () => {
-  const merged = fragment(page, 'module-configuration', 'providers: [EnvFileReader]').value;
-  const set = samples(page, {
-    files: {
-      'config.module': merged,
-      'env-file-reader': `import { Injectable } from '@nestjs/common';\n@Injectable()\nexport class EnvFileReader {}`,
-      'config.service': `import { Injectable } from '@nestjs/common';\nimport { EnvFileReader } from './env-file-reader';\n@Injectable()\nexport class ConfigService {\n  constructor(readonly reader: EnvFileReader) {}\n}`,
-    },
-  });
-  const {ConfigModule} = set.require('config.module');
-  const {ConfigService} = set.require('config.service');
-  const {EnvFileReader} = set.require('env-file-reader');
-  @Module({imports: [ConfigModule.register({})]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  expect(app.get(ConfigService).reader).toBeInstanceOf(EnvFileReader);
-  await app.close();
-});
-
-claim(`${page}#registering-a-global-dynamic-module`, 'with global: true, ConfigService is injectable in modules that do not import ConfigModule', async () => {
-  const global = fragment(page, 'registering-a-global-dynamic-module', 'global: true').value;
-  const set = configSet(
-    applyEdits('config.module', global, [
-      ["import { ConfigService } from './config.service';", "import { ConfigService } from './config.service';\nimport { CONFIG_OPTIONS } from './constants';"],
-      ['providers: [ConfigService],', "providers: [{ provide: CONFIG_OPTIONS, useValue: { folder: './config' } }, ConfigService],"],
-    ]),
-  );
-  const {ConfigModule} = set.require('config.module');
-  const {ConfigService} = set.require('config.service');
-  @Injectable()
-  class Greeter {
-    constructor(@Inject(ConfigService) readonly config: any) {}
-  }
-  @Module({providers: [Greeter]})
-  class FeatureModule {}
-  @Module({imports: [ConfigModule.register({}), FeatureModule]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  expect(app.get(Greeter).config.get('HELLO_MESSAGE')).toBe('Hello from the development environment');
-  await app.close();
-});
-
-claim(`${page}#re-exporting-a-dynamic-module`, 'CoreModule imports ConfigModule.register() and exports ConfigModule: its importers get the configured ConfigService', async () => {
-  const set = samples(page, {
-    files: {
-      constants: constants(),
-      'config.module': moduleWithOptions(),
-      'core.module': fragment(page, 're-exporting-a-dynamic-module', 'export class CoreModule').value,
-    },
-  });
-  const {CoreModule} = set.require('core.module');
-  const {ConfigService} = set.require('config.service');
-  @Injectable()
-  class Greeter {
-    constructor(@Inject(ConfigService) readonly config: any) {}
-  }
-  @Module({imports: [CoreModule], providers: [Greeter]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  expect(app.get(Greeter).config.get('HELLO_MESSAGE')).toBe('Hello from the development environment');
-  await app.close();
-});
-
-claim(`${page}#defaults-and-validation`, 'register() without arguments reads ./config; an empty folder throws at register() time with the page\'s message', async () => {
-  const set = configSet(fragment(page, 'defaults-and-validation', 'defaultOptions').value);
-  const {ConfigModule} = set.require('config.module');
-  const {ConfigService} = set.require('config.service');
-  @Module({imports: [ConfigModule.register()]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  expect(app.get(ConfigService).get('HELLO_MESSAGE')).toBe('Hello from the development environment');
-  await app.close();
-  expect(() => ConfigModule.register({folder: ''})).toThrow('ConfigModule.register(): "folder" must be a non-empty string');
-});
-
-claim(`${page}#example`, 'forgetting ConfigService in exports fails in the consumer; forgetting the CONFIG_OPTIONS provider fails in ConfigService', async () => {
-  const noExport = configSet(applyEdits('config.module', moduleWithOptions(), [['exports: [ConfigService],', 'exports: [],']]));
-  const {ConfigService} = noExport.require('config.service');
-  @Injectable()
-  class AppService {
-    constructor(@Inject(ConfigService) readonly config: any) {}
-  }
-  @Module({imports: [noExport.require('config.module').ConfigModule.register({folder: './config'})], providers: [AppService]})
-  class AppModule {}
-  const first = await NestFactory.create(AppModule, options).then(
-    () => null,
-    (e: Error) => e,
-  );
-  expect(first?.message).toMatch(/^Nest can't resolve dependencies of the AppService \(\?\)\. Please make sure that the argument ConfigService at index \[0\] is available in the AppModule context/);
-  const noOptions = configSet(applyEdits('config.module', moduleWithOptions(), [[/\{\s*provide: CONFIG_OPTIONS,\s*useValue: options,\s*\},/, '']]));
-  @Module({imports: [noOptions.require('config.module').ConfigModule.register({folder: './config'})]})
-  class BrokenModule {}
-  const second = await NestFactory.create(BrokenModule, options).then(
-    () => null,
-    (e: Error) => e,
-  );
-  expect(second?.message).toMatch(/^Nest can't resolve dependencies of the ConfigService \(\?\)\. Please make sure that the argument CONFIG_OPTIONS at index \[0\] is available in the ConfigModule context/);
-});
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#example`, `AppService gets HELLO_MESSAGE through the configured ConfigService, and AppController answers it (${lang})`, async () => {
-    const set = samples(page, {
-      lang,
-      files: {
-        constants: constants(),
-        'config.module': lang === 'js' ? toJs(moduleWithOptions()) : moduleWithOptions(),
-        'app.controller': lang === 'js' ? toJs(fragment(page, 'example', 'export class AppController').value) : fragment(page, 'example', 'export class AppController').value,
-      },
-      edit: {'app.service': [["from './config/config.service'", "from './config.service'"]]},
-    });
+  claim(
+    `${page}#injecting-the-options`,
+    `ConfigModule.register({ folder: './config' }) makes ConfigService read config/development.env, or config/production.env with NODE_ENV=production (${lang})`,
+    async () => {
+      const set = configSet(moduleWithOptions(), lang);
+      const {ConfigModule} = set.require('config.module');
+      const {ConfigService} = set.require('config.service');
+      const saved = process.env.NODE_ENV;
+      const read: string[] = [];
+      try {
+        for (const env of [undefined, 'production']) {
+          if (env) process.env.NODE_ENV = env;
+          else delete process.env.NODE_ENV;
+          @Module({imports: [ConfigModule.register({folder: './config'})]})
+          class AppModule {}
+          const app = await NestFactory.create(AppModule, options);
+          read.push(app.get(ConfigService).get('HELLO_MESSAGE'));
+          await app.close();
+        }
+      } finally {
+        if (saved !== undefined) process.env.NODE_ENV = saved;
+        else delete process.env.NODE_ENV;
+      }
+      expect(read).toEqual(['Hello from the development environment', 'Hello from production']);
+    },
+  );
+}
+
+claim(
+  `${page}#importing-the-same-module-more-than-once`,
+  'two imports with identical options share one ConfigService; different options give separate instances',
+  async () => {
+    const set = configSet(moduleWithOptions());
     const {ConfigModule} = set.require('config.module');
-    const {AppService} = set.require('app.service');
-    const {AppController} = set.require('app.controller');
-    @Module({imports: [ConfigModule.register({folder: './config'})], controllers: [AppController], providers: [AppService]})
+    const {ConfigService} = set.require('config.service');
+    const consumer = (name: string) => {
+      const target = class {
+        constructor(readonly config: any) {}
+      };
+      Object.defineProperty(target, 'name', {value: name});
+      Injectable()(target);
+      Reflect.defineMetadata('design:paramtypes', [ConfigService], target);
+      return target;
+    };
+    const [A, B, C] = [consumer('A'), consumer('B'), consumer('C')];
+    @Module({imports: [ConfigModule.register({folder: './config'})], providers: [A], exports: [A]})
+    class AModule {}
+    @Module({imports: [ConfigModule.register({folder: './config'})], providers: [B], exports: [B]})
+    class BModule {}
+    @Module({imports: [ConfigModule.register({folder: './other'})], providers: [C], exports: [C]})
+    class CModule {}
+    @Module({imports: [AModule, BModule, CModule]})
     class AppModule {}
     const app = await NestFactory.create(AppModule, options);
-    await app.listen(0, '127.0.0.1');
-    const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    expect(await (await fetch(url)).text()).toBe('Hello from the development environment');
+    expect(app.get(A).config).toBe(app.get(B).config);
+    expect(app.get(C).config).not.toBe(app.get(A).config);
+    expect(app.get(C).config.get('HELLO_MESSAGE')).toBe('Hello from the other folder');
     await app.close();
-  });
+  },
+);
+
+claim(
+  `${page}#module-configuration`,
+  'providers of the @Module() decorator and of the register() result end up in the same module',
+  async () => {
+    const merged = fragment(page, 'module-configuration', 'providers: [EnvFileReader]').value;
+    const set = samples(page, {
+      files: {
+        'config.module': merged,
+        'env-file-reader': `import { Injectable } from '@nestjs/common';\n@Injectable()\nexport class EnvFileReader {}`,
+        'config.service': `import { Injectable } from '@nestjs/common';\nimport { EnvFileReader } from './env-file-reader';\n@Injectable()\nexport class ConfigService {\n  constructor(readonly reader: EnvFileReader) {}\n}`,
+      },
+    });
+    const {ConfigModule} = set.require('config.module');
+    const {ConfigService} = set.require('config.service');
+    const {EnvFileReader} = set.require('env-file-reader');
+    @Module({imports: [ConfigModule.register({})]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    expect(app.get(ConfigService).reader).toBeInstanceOf(EnvFileReader);
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#registering-a-global-dynamic-module`,
+  'with global: true, ConfigService is injectable in modules that do not import ConfigModule',
+  async () => {
+    const global = fragment(page, 'registering-a-global-dynamic-module', 'global: true').value;
+    const set = configSet(
+      applyEdits('config.module', global, [
+        [
+          "import { ConfigService } from './config.service';",
+          "import { ConfigService } from './config.service';\nimport { CONFIG_OPTIONS } from './constants';",
+        ],
+        [
+          'providers: [ConfigService],',
+          "providers: [{ provide: CONFIG_OPTIONS, useValue: { folder: './config' } }, ConfigService],",
+        ],
+      ]),
+    );
+    const {ConfigModule} = set.require('config.module');
+    const {ConfigService} = set.require('config.service');
+    @Injectable()
+    class Greeter {
+      constructor(@Inject(ConfigService) readonly config: any) {}
+    }
+    @Module({providers: [Greeter]})
+    class FeatureModule {}
+    @Module({imports: [ConfigModule.register({}), FeatureModule]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    expect(app.get(Greeter).config.get('HELLO_MESSAGE')).toBe(
+      'Hello from the development environment',
+    );
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#re-exporting-a-dynamic-module`,
+  'CoreModule imports ConfigModule.register() and exports ConfigModule: its importers get the configured ConfigService',
+  async () => {
+    const set = samples(page, {
+      files: {
+        constants: constants(),
+        'config.module': moduleWithOptions(),
+        'core.module': fragment(page, 're-exporting-a-dynamic-module', 'export class CoreModule')
+          .value,
+      },
+    });
+    const {CoreModule} = set.require('core.module');
+    const {ConfigService} = set.require('config.service');
+    @Injectable()
+    class Greeter {
+      constructor(@Inject(ConfigService) readonly config: any) {}
+    }
+    @Module({imports: [CoreModule], providers: [Greeter]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    expect(app.get(Greeter).config.get('HELLO_MESSAGE')).toBe(
+      'Hello from the development environment',
+    );
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#defaults-and-validation`,
+  "register() without arguments reads ./config; an empty folder throws at register() time with the page's message",
+  async () => {
+    const set = configSet(fragment(page, 'defaults-and-validation', 'defaultOptions').value);
+    const {ConfigModule} = set.require('config.module');
+    const {ConfigService} = set.require('config.service');
+    @Module({imports: [ConfigModule.register()]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    expect(app.get(ConfigService).get('HELLO_MESSAGE')).toBe(
+      'Hello from the development environment',
+    );
+    await app.close();
+    expect(() => ConfigModule.register({folder: ''})).toThrow(
+      'ConfigModule.register(): "folder" must be a non-empty string',
+    );
+  },
+);
+
+claim(
+  `${page}#example`,
+  'forgetting ConfigService in exports fails in the consumer; forgetting the CONFIG_OPTIONS provider fails in ConfigService',
+  async () => {
+    const noExport = configSet(
+      applyEdits('config.module', moduleWithOptions(), [
+        ['exports: [ConfigService],', 'exports: [],'],
+      ]),
+    );
+    const {ConfigService} = noExport.require('config.service');
+    @Injectable()
+    class AppService {
+      constructor(@Inject(ConfigService) readonly config: any) {}
+    }
+    @Module({
+      imports: [noExport.require('config.module').ConfigModule.register({folder: './config'})],
+      providers: [AppService],
+    })
+    class AppModule {}
+    const first = await NestFactory.create(AppModule, options).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(first?.message).toMatch(
+      /^Nest can't resolve dependencies of the AppService \(\?\)\. Please make sure that the argument ConfigService at index \[0\] is available in the AppModule context/,
+    );
+    const noOptions = configSet(
+      applyEdits('config.module', moduleWithOptions(), [
+        [/\{\s*provide: CONFIG_OPTIONS,\s*useValue: options,\s*\},/, ''],
+      ]),
+    );
+    @Module({
+      imports: [noOptions.require('config.module').ConfigModule.register({folder: './config'})],
+    })
+    class BrokenModule {}
+    const second = await NestFactory.create(BrokenModule, options).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(second?.message).toMatch(
+      /^Nest can't resolve dependencies of the ConfigService \(\?\)\. Please make sure that the argument CONFIG_OPTIONS at index \[0\] is available in the ConfigModule context/,
+    );
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(
+    `${page}#example`,
+    `AppService gets HELLO_MESSAGE through the configured ConfigService, and AppController answers it (${lang})`,
+    async () => {
+      const set = samples(page, {
+        lang,
+        files: {
+          constants: constants(),
+          'config.module': lang === 'js' ? toJs(moduleWithOptions()) : moduleWithOptions(),
+          'app.controller':
+            lang === 'js'
+              ? toJs(fragment(page, 'example', 'export class AppController').value)
+              : fragment(page, 'example', 'export class AppController').value,
+        },
+        edit: {'app.service': [["from './config/config.service'", "from './config.service'"]]},
+      });
+      const {ConfigModule} = set.require('config.module');
+      const {AppService} = set.require('app.service');
+      const {AppController} = set.require('app.controller');
+      @Module({
+        imports: [ConfigModule.register({folder: './config'})],
+        controllers: [AppController],
+        providers: [AppService],
+      })
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, options);
+      await app.listen(0, '127.0.0.1');
+      const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+      expect(await (await fetch(url)).text()).toBe('Hello from the development environment');
+      await app.close();
+    },
+  );
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#implementing-forroot-and-forfeature`, `StorageModule.forRoot() once and forFeature(['cats']) in a feature module: CatsService receives the cats collection (${lang})`, async () => {
-    const storageService =
-      lang === 'ts'
-        ? `import { Inject, Injectable } from '@nestjs/common';
+  claim(
+    `${page}#implementing-forroot-and-forfeature`,
+    `StorageModule.forRoot() once and forFeature(['cats']) in a feature module: CatsService receives the cats collection (${lang})`,
+    async () => {
+      const storageService =
+        lang === 'ts'
+          ? `import { Inject, Injectable } from '@nestjs/common';
 import { STORAGE_OPTIONS } from './storage.constants';
 import { Collection } from './collection';
 @Injectable()
@@ -255,7 +356,7 @@ export class StorageService {
   constructor(@Inject(STORAGE_OPTIONS) readonly options: { path: string }) { StorageService.created += 1; }
   collection(name: string) { return new Collection(name, this.options.path); }
 }`
-        : `import { Dependencies, Injectable } from '@nestjs/common';
+          : `import { Dependencies, Injectable } from '@nestjs/common';
 import { STORAGE_OPTIONS } from './storage.constants';
 import { Collection } from './collection';
 @Injectable()
@@ -265,88 +366,124 @@ export class StorageService {
   collection(name) { return new Collection(name, this.options.path); }
 }
 StorageService.created = 0;`;
-    const set = samples(page, {
-      lang,
-      files: {
-        'storage.constants': (lang === 'js' ? toJs : (x: string) => x)(fragment(page, 'implementing-forroot-and-forfeature', 'getCollectionToken(name: string)').value),
-        'storage.service': storageService,
-        collection:
-          lang === 'ts'
-            ? `export class Collection<T = unknown> { constructor(readonly name: string, readonly path: string) {} async findAll(): Promise<T[]> { return [{ from: this.path + '/' + this.name } as any]; } }`
-            : `export class Collection { constructor(name, path) { this.name = name; this.path = path; } async findAll() { return [{ from: this.path + '/' + this.name }]; } }`,
-        ...(lang === 'ts' ? {'cat.interface': 'export interface Cat { name: string }'} : {}),
-      },
-    });
-    const {StorageModule} = set.require('storage.module');
-    const {StorageService} = set.require('storage.service');
-    const {CatsService} = set.require('cats.service');
-    @Module({imports: [StorageModule.forFeature(['cats'])], providers: [CatsService], exports: [CatsService]})
-    class CatsModule {}
-    @Module({imports: [StorageModule.forFeature(['dogs'])]})
-    class DogsModule {}
-    @Module({imports: [StorageModule.forRoot({path: './data'}), CatsModule, DogsModule]})
-    class AppModule {}
-    const app = await NestFactory.create(AppModule, options);
-    expect(await app.get(CatsService).findAll()).toEqual([{from: './data/cats'}]);
-    expect(StorageService.created).toBe(1);
-    await app.close();
-  });
+      const set = samples(page, {
+        lang,
+        files: {
+          'storage.constants': (lang === 'js' ? toJs : (x: string) => x)(
+            fragment(
+              page,
+              'implementing-forroot-and-forfeature',
+              'getCollectionToken(name: string)',
+            ).value,
+          ),
+          'storage.service': storageService,
+          collection:
+            lang === 'ts'
+              ? `export class Collection<T = unknown> { constructor(readonly name: string, readonly path: string) {} async findAll(): Promise<T[]> { return [{ from: this.path + '/' + this.name } as any]; } }`
+              : `export class Collection { constructor(name, path) { this.name = name; this.path = path; } async findAll() { return [{ from: this.path + '/' + this.name }]; } }`,
+          ...(lang === 'ts' ? {'cat.interface': 'export interface Cat { name: string }'} : {}),
+        },
+      });
+      const {StorageModule} = set.require('storage.module');
+      const {StorageService} = set.require('storage.service');
+      const {CatsService} = set.require('cats.service');
+      @Module({
+        imports: [StorageModule.forFeature(['cats'])],
+        providers: [CatsService],
+        exports: [CatsService],
+      })
+      class CatsModule {}
+      @Module({imports: [StorageModule.forFeature(['dogs'])]})
+      class DogsModule {}
+      @Module({imports: [StorageModule.forRoot({path: './data'}), CatsModule, DogsModule]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, options);
+      expect(await app.get(CatsService).findAll()).toEqual([{from: './data/cats'}]);
+      expect(StorageService.created).toBe(1);
+      await app.close();
+    },
+  );
 }
 
-claim(`${page}#writing-your-own-async-method`, 'registerAsync() with an async useFactory: ConfigService receives the options the factory resolves', async () => {
-  const set = samples(page, {
-    files: {
-      constants: constants(),
-      'config.module': fragment(page, 'writing-your-own-async-method', 'static registerAsync').value,
-    },
-  });
-  const {ConfigModule} = set.require('config.module');
-  const {ConfigService} = set.require('config.service');
-  const saved = process.env.CONFIG_FOLDER;
-  process.env.CONFIG_FOLDER = './other';
-  try {
-    const appModule = fragment(page, 'writing-your-own-async-method', 'ConfigModule.registerAsync({').value;
-    void appModule;
+claim(
+  `${page}#writing-your-own-async-method`,
+  'registerAsync() with an async useFactory: ConfigService receives the options the factory resolves',
+  async () => {
+    const set = samples(page, {
+      files: {
+        constants: constants(),
+        'config.module': fragment(page, 'writing-your-own-async-method', 'static registerAsync')
+          .value,
+      },
+    });
+    const {ConfigModule} = set.require('config.module');
+    const {ConfigService} = set.require('config.service');
+    const saved = process.env.CONFIG_FOLDER;
+    process.env.CONFIG_FOLDER = './other';
+    try {
+      const appModule = fragment(
+        page,
+        'writing-your-own-async-method',
+        'ConfigModule.registerAsync({',
+      ).value;
+      void appModule;
+      @Module({
+        imports: [
+          ConfigModule.registerAsync({
+            useFactory: async () => ({folder: process.env.CONFIG_FOLDER || './config'}),
+          }),
+        ],
+      })
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, options);
+      expect(app.get(ConfigService).get('HELLO_MESSAGE')).toBe('Hello from the other folder');
+      await app.close();
+    } finally {
+      if (saved === undefined) delete process.env.CONFIG_FOLDER;
+      else process.env.CONFIG_FOLDER = saved;
+    }
+  },
+);
+
+claim(
+  `${page}#async-variants`,
+  "HttpModule.registerAsync() with imports: [ConfigModule.register()] and inject: [ConfigService] builds the client from the factory's options",
+  async () => {
+    const set = samples(page, {
+      files: {constants: constants(), 'config.module': moduleWithOptions()},
+    });
+    const {ConfigModule} = set.require('config.module');
+    const {ConfigService} = set.require('config.service');
+    const {HttpModule, HttpService} = nest('@nestjs/axios');
+    writeFileSync(
+      join(root, 'config', 'development.env'),
+      `${fragment(page, 'config-module-example', 'HELLO_MESSAGE').value}\nCATS_API_URL=https://cats.example.com\n`,
+    );
     @Module({
       imports: [
-        ConfigModule.registerAsync({
-          useFactory: async () => ({folder: process.env.CONFIG_FOLDER || './config'}),
+        HttpModule.registerAsync({
+          imports: [ConfigModule.register({folder: './config'})],
+          useFactory: (configService: any) => ({
+            baseURL: configService.get('CATS_API_URL'),
+            timeout: 5000,
+          }),
+          inject: [ConfigService],
         }),
       ],
     })
-    class AppModule {}
-    const app = await NestFactory.create(AppModule, options);
-    expect(app.get(ConfigService).get('HELLO_MESSAGE')).toBe('Hello from the other folder');
+    class CatsApiModule {}
+    const app = await NestFactory.create(CatsApiModule, options);
+    const http = app.get(HttpService);
+    expect(http.axiosRef.defaults.baseURL).toBe('https://cats.example.com');
+    expect(http.axiosRef.defaults.timeout).toBe(5000);
     await app.close();
-  } finally {
-    if (saved === undefined) delete process.env.CONFIG_FOLDER;
-    else process.env.CONFIG_FOLDER = saved;
-  }
-});
+  },
+);
 
-claim(`${page}#async-variants`, 'HttpModule.registerAsync() with imports: [ConfigModule.register()] and inject: [ConfigService] builds the client from the factory\'s options', async () => {
-  const set = samples(page, {files: {constants: constants(), 'config.module': moduleWithOptions()}});
-  const {ConfigModule} = set.require('config.module');
-  const {ConfigService} = set.require('config.service');
-  const {HttpModule, HttpService} = nest('@nestjs/axios');
-  writeFileSync(join(root, 'config', 'development.env'), `${fragment(page, 'config-module-example', 'HELLO_MESSAGE').value}\nCATS_API_URL=https://cats.example.com\n`);
-  @Module({
-    imports: [
-      HttpModule.registerAsync({
-        imports: [ConfigModule.register({folder: './config'})],
-        useFactory: (configService: any) => ({baseURL: configService.get('CATS_API_URL'), timeout: 5000}),
-        inject: [ConfigService],
-      }),
-    ],
-  })
-  class CatsApiModule {}
-  const app = await NestFactory.create(CatsApiModule, options);
-  const http = app.get(HttpService);
-  expect(http.axiosRef.defaults.baseURL).toBe('https://cats.example.com');
-  expect(http.axiosRef.defaults.timeout).toBe(5000);
-  await app.close();
-});
-
-claim(`${page}#writing-your-own-async-method`, '@nestjs/common 8.4.7 has no ConfigurableModuleBuilder export', () => {
-  expect('ConfigurableModuleBuilder' in nest('@nestjs/common')).toBe(false);
-});
+claim(
+  `${page}#writing-your-own-async-method`,
+  '@nestjs/common 8.4.7 has no ConfigurableModuleBuilder export',
+  () => {
+    expect('ConfigurableModuleBuilder' in nest('@nestjs/common')).toBe(false);
+  },
+);

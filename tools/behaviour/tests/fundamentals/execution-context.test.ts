@@ -4,7 +4,19 @@ import {expect} from 'vitest';
 import {claim, samples, nest, listen, freePort, expectOutput} from '../../lib';
 import {captureLog} from './_support';
 
-const {Module, Controller, Get, Post, UseGuards, UseFilters, SetMetadata, HttpException, BadRequestException, createParamDecorator, Injectable} = nest('@nestjs/common');
+const {
+  Module,
+  Controller,
+  Get,
+  Post,
+  UseGuards,
+  UseFilters,
+  SetMetadata,
+  HttpException,
+  BadRequestException,
+  createParamDecorator,
+  Injectable,
+} = nest('@nestjs/common');
 const {NestFactory, Reflector} = nest('@nestjs/core');
 const {Transport, ClientProxyFactory, MessagePattern, TcpContext} = nest('@nestjs/microservices');
 const {WebSocketGateway, SubscribeMessage} = nest('@nestjs/websockets');
@@ -20,71 +32,82 @@ function socket(url: string) {
   });
 }
 
-claim(`${page}#current-application-context`, 'getType() is \'http\' for a route, \'rpc\' for a message handler and \'ws\' for a gateway event; switchTo*() give the request, data, client and context', async () => {
-  const seen: Record<string, unknown> = {};
-  @Injectable()
-  class SpyGuard {
-    canActivate(context: any) {
-      const type = context.getType();
-      if (type === 'http') {
-        const [req, res, next] = context.getArgs();
-        const http = context.switchToHttp();
-        seen.http = {
-          args: req === http.getRequest() && res === http.getResponse() && next === http.getNext() && context.getArgByIndex(0) === req,
-          url: http.getRequest().url,
-          hasNext: typeof next === 'function',
-        };
-      } else if (type === 'rpc') {
-        const rpc = context.switchToRpc();
-        seen.rpc = {data: rpc.getData(), tcp: rpc.getContext() instanceof TcpContext};
-      } else if (type === 'ws') {
-        const ws = context.switchToWs();
-        seen.ws = {data: ws.getData(), client: typeof ws.getClient().emit};
+claim(
+  `${page}#current-application-context`,
+  "getType() is 'http' for a route, 'rpc' for a message handler and 'ws' for a gateway event; switchTo*() give the request, data, client and context",
+  async () => {
+    const seen: Record<string, unknown> = {};
+    @Injectable()
+    class SpyGuard {
+      canActivate(context: any) {
+        const type = context.getType();
+        if (type === 'http') {
+          const [req, res, next] = context.getArgs();
+          const http = context.switchToHttp();
+          seen.http = {
+            args:
+              req === http.getRequest() &&
+              res === http.getResponse() &&
+              next === http.getNext() &&
+              context.getArgByIndex(0) === req,
+            url: http.getRequest().url,
+            hasNext: typeof next === 'function',
+          };
+        } else if (type === 'rpc') {
+          const rpc = context.switchToRpc();
+          seen.rpc = {data: rpc.getData(), tcp: rpc.getContext() instanceof TcpContext};
+        } else if (type === 'ws') {
+          const ws = context.switchToWs();
+          seen.ws = {data: ws.getData(), client: typeof ws.getClient().emit};
+        }
+        return true;
       }
-      return true;
     }
-  }
-  @Controller('cats')
-  @UseGuards(SpyGuard)
-  class CatsController {
-    @Get()
-    findAll() {
-      return 'ok';
+    @Controller('cats')
+    @UseGuards(SpyGuard)
+    class CatsController {
+      @Get()
+      findAll() {
+        return 'ok';
+      }
+      @MessagePattern('cats.count')
+      count() {
+        return 3;
+      }
     }
-    @MessagePattern('cats.count')
-    count() {
-      return 3;
+    @WebSocketGateway()
+    @UseGuards(SpyGuard)
+    class CatsGateway {
+      @SubscribeMessage('cats')
+      cats() {
+        return 'ok';
+      }
     }
-  }
-  @WebSocketGateway()
-  @UseGuards(SpyGuard)
-  class CatsGateway {
-    @SubscribeMessage('cats')
-    cats() {
-      return 'ok';
-    }
-  }
-  @Module({controllers: [CatsController], providers: [CatsGateway]})
-  class AppModule {}
-  const port = await freePort();
-  const app = await NestFactory.create(AppModule, options);
-  app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-  await app.startAllMicroservices();
-  const base = await listen(app);
-  await fetch(`${base}/cats?x=1`);
-  const client = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-  expect(await firstValueFrom(client.send('cats.count', {n: 1}))).toBe(3);
-  const ws = await socket(base);
-  await new Promise((done) => ws.emit('cats', {name: 'Tom'}, done));
-  expect(seen).toEqual({
-    http: {args: true, url: '/cats?x=1', hasNext: true},
-    rpc: {data: {n: 1}, tcp: true},
-    ws: {data: {name: 'Tom'}, client: 'function'},
-  });
-  ws.close();
-  client.close();
-  await app.close();
-});
+    @Module({controllers: [CatsController], providers: [CatsGateway]})
+    class AppModule {}
+    const port = await freePort();
+    const app = await NestFactory.create(AppModule, options);
+    app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+    await app.startAllMicroservices();
+    const base = await listen(app);
+    await fetch(`${base}/cats?x=1`);
+    const client = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port},
+    });
+    expect(await firstValueFrom(client.send('cats.count', {n: 1}))).toBe(3);
+    const ws = await socket(base);
+    await new Promise((done) => ws.emit('cats', {name: 'Tom'}, done));
+    expect(seen).toEqual({
+      http: {args: true, url: '/cats?x=1', hasNext: true},
+      rpc: {data: {n: 1}, tcp: true},
+      ws: {data: {name: 'Tom'}, client: 'function'},
+    });
+    ws.close();
+    client.close();
+    await app.close();
+  },
+);
 
 function filterApp(AllContextsFilter: any, bind: 'each' | 'global') {
   @Controller('cats')
@@ -115,238 +138,331 @@ function filterApp(AllContextsFilter: any, bind: 'each' | 'global') {
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#host-handler-arguments`, `AllContextsFilter answers HTTP with the status and JSON, emits "exception" to a socket, and returns an error to an RPC caller (${lang})`, async () => {
-    const {AllContextsFilter} = samples(page, {under: 'host-handler-arguments', lang}).require('all-contexts.filter');
-    const port = await freePort();
-    const app = await NestFactory.create(filterApp(AllContextsFilter, 'each'), options);
-    app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-    await app.startAllMicroservices();
-    const base = await listen(app);
-    const response = await fetch(`${base}/cats`);
-    expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({status: 400, message: 'bad cat'});
-    const client = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-    const error = await firstValueFrom(client.send('cats.fail', {})).then(
-      () => null,
-      (e: unknown) => e,
+  claim(
+    `${page}#host-handler-arguments`,
+    `AllContextsFilter answers HTTP with the status and JSON, emits "exception" to a socket, and returns an error to an RPC caller (${lang})`,
+    async () => {
+      const {AllContextsFilter} = samples(page, {under: 'host-handler-arguments', lang}).require(
+        'all-contexts.filter',
+      );
+      const port = await freePort();
+      const app = await NestFactory.create(filterApp(AllContextsFilter, 'each'), options);
+      app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+      await app.startAllMicroservices();
+      const base = await listen(app);
+      const response = await fetch(`${base}/cats`);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({status: 400, message: 'bad cat'});
+      const client = ClientProxyFactory.create({
+        transport: Transport.TCP,
+        options: {host: '127.0.0.1', port},
+      });
+      const error = await firstValueFrom(client.send('cats.fail', {})).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toEqual({status: 400, message: 'bad message'});
+      const ws = await socket(base);
+      const received = new Promise((done) => ws.once('exception', done));
+      ws.emit('fail', {});
+      expect(await received).toEqual({status: 400, message: 'bad event'});
+      ws.close();
+      client.close();
+      await app.close();
+    },
+  );
+}
+
+claim(
+  `${page}#host-handler-arguments`,
+  'a filter passed to useGlobalFilters() covers HTTP routes but not gateways (Nest 8): the socket gets Nest\'s own "exception" payload',
+  async () => {
+    const {AllContextsFilter} = samples(page, {under: 'host-handler-arguments'}).require(
+      'all-contexts.filter',
     );
-    expect(error).toEqual({status: 400, message: 'bad message'});
+    const app = await NestFactory.create(filterApp(AllContextsFilter, 'global'), options);
+    app.useGlobalFilters(new AllContextsFilter());
+    const base = await listen(app);
+    expect(await (await fetch(`${base}/cats`)).json()).toEqual({status: 400, message: 'bad cat'});
     const ws = await socket(base);
     const received = new Promise((done) => ws.once('exception', done));
     ws.emit('fail', {});
-    expect(await received).toEqual({status: 400, message: 'bad event'});
+    expect(await received).toEqual({status: 'error', message: 'Internal server error'});
     ws.close();
-    client.close();
     await app.close();
-  });
-}
+  },
+);
 
-claim(`${page}#host-handler-arguments`, 'a filter passed to useGlobalFilters() covers HTTP routes but not gateways (Nest 8): the socket gets Nest\'s own "exception" payload', async () => {
-  const {AllContextsFilter} = samples(page, {under: 'host-handler-arguments'}).require('all-contexts.filter');
-  const app = await NestFactory.create(filterApp(AllContextsFilter, 'global'), options);
-  app.useGlobalFilters(new AllContextsFilter());
-  const base = await listen(app);
-  expect(await (await fetch(`${base}/cats`)).json()).toEqual({status: 400, message: 'bad cat'});
-  const ws = await socket(base);
-  const received = new Promise((done) => ws.once('exception', done));
-  ws.emit('fail', {});
-  expect(await received).toEqual({status: 'error', message: 'Internal server error'});
-  ws.close();
-  await app.close();
-});
-
-claim(`${page}#host-handler-arguments`, 'a global filter covers a hybrid app\'s message handlers only with inheritAppConfig: true', async () => {
-  const {AllContextsFilter} = samples(page, {under: 'host-handler-arguments'}).require('all-contexts.filter');
-  for (const inheritAppConfig of [false, true]) {
-    const port = await freePort();
-    const app = await NestFactory.create(filterApp(AllContextsFilter, 'global'), options);
-    app.useGlobalFilters(new AllContextsFilter());
-    app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}}, {inheritAppConfig});
-    await app.startAllMicroservices();
-    await app.init();
-    const client = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-    const error = await firstValueFrom(client.send('cats.fail', {})).then(
-      () => null,
-      (e: unknown) => e,
+claim(
+  `${page}#host-handler-arguments`,
+  "a global filter covers a hybrid app's message handlers only with inheritAppConfig: true",
+  async () => {
+    const {AllContextsFilter} = samples(page, {under: 'host-handler-arguments'}).require(
+      'all-contexts.filter',
     );
-    expect(error).toEqual(inheritAppConfig ? {status: 400, message: 'bad message'} : {status: 'error', message: 'Internal server error'});
-    client.close();
+    for (const inheritAppConfig of [false, true]) {
+      const port = await freePort();
+      const app = await NestFactory.create(filterApp(AllContextsFilter, 'global'), options);
+      app.useGlobalFilters(new AllContextsFilter());
+      app.connectMicroservice(
+        {transport: Transport.TCP, options: {host: '127.0.0.1', port}},
+        {inheritAppConfig},
+      );
+      await app.startAllMicroservices();
+      await app.init();
+      const client = ClientProxyFactory.create({
+        transport: Transport.TCP,
+        options: {host: '127.0.0.1', port},
+      });
+      const error = await firstValueFrom(client.send('cats.fail', {})).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toEqual(
+        inheritAppConfig
+          ? {status: 400, message: 'bad message'}
+          : {status: 'error', message: 'Internal server error'},
+      );
+      client.close();
+      await app.close();
+    }
+  },
+);
+
+claim(
+  `${page}#executioncontext-class`,
+  'for POST routed to CatsController.create(), getHandler().name is "create" and getClass() is the class; TimingInterceptor logs "CatsController.create took ...ms"',
+  async () => {
+    const {TimingInterceptor} = samples(page, {under: 'executioncontext-class'}).require(
+      'timing.interceptor',
+    );
+    const {UseInterceptors} = nest('@nestjs/common');
+    let target: unknown;
+    @Controller('cats')
+    @UseInterceptors(TimingInterceptor)
+    class CatsController {
+      @Post()
+      create() {
+        return 'created';
+      }
+    }
+    @Injectable()
+    class ClassGuard {
+      canActivate(context: any) {
+        target = context.getClass();
+        return true;
+      }
+    }
+    UseGuards(ClassGuard)(CatsController);
+    @Module({controllers: [CatsController]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    const base = await listen(app);
+    const {lines} = await captureLog(async () =>
+      (await fetch(`${base}/cats`, {method: 'POST'})).text(),
+    );
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^CatsController\.create took \d+ms$/);
+    expect(target).toBe(CatsController);
     await app.close();
-  }
-});
+  },
+);
 
-claim(`${page}#executioncontext-class`, 'for POST routed to CatsController.create(), getHandler().name is "create" and getClass() is the class; TimingInterceptor logs "CatsController.create took ...ms"', async () => {
-  const {TimingInterceptor} = samples(page, {under: 'executioncontext-class'}).require('timing.interceptor');
-  const {UseInterceptors} = nest('@nestjs/common');
-  let target: unknown;
-  @Controller('cats')
-  @UseInterceptors(TimingInterceptor)
-  class CatsController {
-    @Post()
-    create() {
-      return 'created';
+claim(
+  `${page}#where-each-class-shows-up`,
+  'a createParamDecorator() factory receives an ExecutionContext (with getHandler()) as its second argument',
+  async () => {
+    const HandlerName = createParamDecorator(
+      (_data: unknown, context: any) => `${context.getType()}:${context.getHandler().name}`,
+    );
+    @Controller()
+    class NameController {
+      @Get()
+      show(@HandlerName() name: string) {
+        return name;
+      }
     }
-  }
-  @Injectable()
-  class ClassGuard {
-    canActivate(context: any) {
-      target = context.getClass();
-      return true;
-    }
-  }
-  UseGuards(ClassGuard)(CatsController);
-  @Module({controllers: [CatsController]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  const base = await listen(app);
-  const {lines} = await captureLog(async () => (await fetch(`${base}/cats`, {method: 'POST'})).text());
-  expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^CatsController\.create took \d+ms$/);
-  expect(target).toBe(CatsController);
-  await app.close();
-});
-
-claim(`${page}#where-each-class-shows-up`, 'a createParamDecorator() factory receives an ExecutionContext (with getHandler()) as its second argument', async () => {
-  const HandlerName = createParamDecorator((_data: unknown, context: any) => `${context.getType()}:${context.getHandler().name}`);
-  @Controller()
-  class NameController {
-    @Get()
-    show(@HandlerName() name: string) {
-      return name;
-    }
-  }
-  @Module({controllers: [NameController]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  const base = await listen(app);
-  expect(await (await fetch(base)).text()).toBe('http:show');
-  await app.close();
-});
+    @Module({controllers: [NameController]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    const base = await listen(app);
+    expect(await (await fetch(base)).text()).toBe('http:show');
+    await app.close();
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#reflection-and-metadata`, `RolesGuard with @Roles('admin') on create(): admins pass, other users get 403, routes without @Roles() are open (${lang})`, async () => {
+  claim(
+    `${page}#reflection-and-metadata`,
+    `RolesGuard with @Roles('admin') on create(): admins pass, other users get 403, routes without @Roles() are open (${lang})`,
+    async () => {
+      const set = samples(page, {
+        lang,
+        pick: {'cats.controller': 2, 'roles.guard': 1},
+        files: {
+          'cats.service':
+            lang === 'ts'
+              ? `export class CatsService { create(cat: unknown) {} }`
+              : `export class CatsService { create(cat) {} }`,
+          'dto/create-cat.dto': `export class CreateCatDto {}`,
+        },
+      });
+      const {CatsController} = set.require('cats.controller');
+      const {CatsService} = set.require('cats.service');
+      const {RolesGuard} = set.require('roles.guard');
+      UseGuards(RolesGuard)(CatsController);
+      class OpenController {
+        @Get('open')
+        open() {
+          return 'open';
+        }
+      }
+      Controller('cats')(OpenController);
+      UseGuards(RolesGuard)(OpenController);
+      @Module({controllers: [CatsController, OpenController], providers: [CatsService]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, options);
+      app.use((req: any, _res: unknown, next: () => void) => {
+        const roles = req.headers['x-roles'];
+        if (roles !== undefined) req.user = {roles: roles ? roles.split(',') : []};
+        next();
+      });
+      const base = await listen(app);
+      const post = (roles?: string) =>
+        fetch(`${base}/cats`, {
+          method: 'POST',
+          headers: roles === undefined ? {} : {'x-roles': roles},
+        });
+      expect((await post('admin')).status).toBe(201);
+      expect((await post('user')).status).toBe(403);
+      expect((await post()).status).toBe(403);
+      expect(await (await fetch(`${base}/cats/open`)).text()).toBe('open');
+      await app.close();
+    },
+  );
+}
+
+claim(
+  `${page}#class-level-metadata`,
+  '@Roles() on the class is read with reflector.get(ROLES_KEY, context.getClass()), not from the handler',
+  () => {
     const set = samples(page, {
-      lang,
-      pick: {'cats.controller': 2, 'roles.guard': 1},
+      under: 'class-level-metadata',
+      files: {'cats.service': 'export class CatsService { findAll() { return []; } }'},
+    });
+    const {CatsController} = set.require('cats.controller');
+    const {ROLES_KEY} = set.require('roles.decorator');
+    const reflector = new Reflector();
+    expect(reflector.get(ROLES_KEY, CatsController)).toEqual(['admin']);
+    expect(reflector.get(ROLES_KEY, CatsController.prototype.findAll)).toBeUndefined();
+  },
+);
+
+claim(
+  `${page}#combining-handler-and-class-metadata`,
+  "getAllAndOverride(): remove() yields ['admin'], findAll() ['user']; getAllAndMerge(): ['admin', 'user'] and ['user'], as printed",
+  () => {
+    const set = samples(page, {
+      under: 'combining-handler-and-class-metadata',
       files: {
-        'cats.service': lang === 'ts' ? `export class CatsService { create(cat: unknown) {} }` : `export class CatsService { create(cat) {} }`,
-        'dto/create-cat.dto': `export class CreateCatDto {}`,
+        'cats.service':
+          'export class CatsService { findAll() { return []; } remove(id: string) { return id; } }',
       },
     });
     const {CatsController} = set.require('cats.controller');
-    const {CatsService} = set.require('cats.service');
-    const {RolesGuard} = set.require('roles.guard');
-    UseGuards(RolesGuard)(CatsController);
-    class OpenController {
-      @Get('open')
-      open() {
-        return 'open';
+    const {ROLES_KEY} = set.require('roles.decorator');
+    const reflector = new Reflector();
+    const targets = (handler: string) => [CatsController.prototype[handler], CatsController];
+    expect(reflector.getAllAndOverride(ROLES_KEY, targets('remove'))).toEqual(['admin']);
+    expect(reflector.getAllAndOverride(ROLES_KEY, targets('findAll'))).toEqual(['user']);
+    const show = (roles: string[]) => `[${roles.map((role) => `'${role}'`).join(', ')}]`;
+    expectOutput(
+      page,
+      'merged-roles',
+      `remove():  ${show(reflector.getAllAndMerge(ROLES_KEY, targets('remove')))}\nfindAll(): ${show(reflector.getAllAndMerge(ROLES_KEY, targets('findAll')))}`,
+    );
+  },
+);
+
+claim(
+  `${page}#combining-handler-and-class-metadata`,
+  'getAllAndMerge() merges objects (later targets win), pairs plain values, returns [] without metadata; getAllAndOverride() then returns undefined; getAll() keeps undefined per target',
+  () => {
+    const reflector = new Reflector();
+    class Target {
+      handler() {}
+      bare() {}
+    }
+    SetMetadata('limits', {rate: 1, burst: 5})(Target.prototype.handler);
+    SetMetadata('limits', {rate: 2})(Target);
+    SetMetadata('label', 'handler')(Target.prototype.handler);
+    SetMetadata('label', 'class')(Target);
+    expect(reflector.getAllAndMerge('limits', [Target.prototype.handler, Target])).toEqual({
+      rate: 2,
+      burst: 5,
+    });
+    expect(reflector.getAllAndMerge('label', [Target.prototype.handler, Target])).toEqual([
+      'handler',
+      'class',
+    ]);
+    expect(reflector.getAllAndMerge('missing', [Target.prototype.bare, Target])).toEqual([]);
+    expect(reflector.getAllAndOverride('missing', [Target.prototype.bare, Target])).toBeUndefined();
+    expect(reflector.getAll('label', [Target.prototype.bare, Target])).toEqual([
+      undefined,
+      'class',
+    ]);
+  },
+);
+
+claim(
+  `${page}#argumentshost-class`,
+  "the host passed to a filter's catch() carries the arguments but no handler or class reference",
+  async () => {
+    let host: any;
+    const {Catch} = nest('@nestjs/common');
+    @Catch(HttpException)
+    class Probe {
+      catch(_exception: unknown, argumentsHost: any) {
+        host = argumentsHost;
+        argumentsHost.switchToHttp().getResponse().status(418).end();
       }
     }
-    Controller('cats')(OpenController);
-    UseGuards(RolesGuard)(OpenController);
-    @Module({controllers: [CatsController, OpenController], providers: [CatsService]})
+    @Controller()
+    class FailController {
+      @Get()
+      fail() {
+        throw new BadRequestException();
+      }
+    }
+    UseFilters(Probe)(FailController);
+    @Module({controllers: [FailController]})
     class AppModule {}
     const app = await NestFactory.create(AppModule, options);
-    app.use((req: any, _res: unknown, next: () => void) => {
-      const roles = req.headers['x-roles'];
-      if (roles !== undefined) req.user = {roles: roles ? roles.split(',') : []};
-      next();
-    });
     const base = await listen(app);
-    const post = (roles?: string) => fetch(`${base}/cats`, {method: 'POST', headers: roles === undefined ? {} : {'x-roles': roles}});
-    expect((await post('admin')).status).toBe(201);
-    expect((await post('user')).status).toBe(403);
-    expect((await post()).status).toBe(403);
-    expect(await (await fetch(`${base}/cats/open`)).text()).toBe('open');
+    expect((await fetch(base)).status).toBe(418);
+    expect(host.getHandler?.() ?? null).toBeNull();
+    expect(host.getClass?.() ?? null).toBeNull();
+    expect(host.getType()).toBe('http');
+    expect(host.getArgs()).toHaveLength(3);
     await app.close();
-  });
-}
+  },
+);
 
-claim(`${page}#class-level-metadata`, '@Roles() on the class is read with reflector.get(ROLES_KEY, context.getClass()), not from the handler', () => {
-  const set = samples(page, {under: 'class-level-metadata', files: {'cats.service': 'export class CatsService { findAll() { return []; } }'}});
-  const {CatsController} = set.require('cats.controller');
-  const {ROLES_KEY} = set.require('roles.decorator');
-  const reflector = new Reflector();
-  expect(reflector.get(ROLES_KEY, CatsController)).toEqual(['admin']);
-  expect(reflector.get(ROLES_KEY, CatsController.prototype.findAll)).toBeUndefined();
-});
-
-claim(`${page}#combining-handler-and-class-metadata`, 'getAllAndOverride(): remove() yields [\'admin\'], findAll() [\'user\']; getAllAndMerge(): [\'admin\', \'user\'] and [\'user\'], as printed', () => {
-  const set = samples(page, {under: 'combining-handler-and-class-metadata', files: {'cats.service': 'export class CatsService { findAll() { return []; } remove(id: string) { return id; } }'}});
-  const {CatsController} = set.require('cats.controller');
-  const {ROLES_KEY} = set.require('roles.decorator');
-  const reflector = new Reflector();
-  const targets = (handler: string) => [CatsController.prototype[handler], CatsController];
-  expect(reflector.getAllAndOverride(ROLES_KEY, targets('remove'))).toEqual(['admin']);
-  expect(reflector.getAllAndOverride(ROLES_KEY, targets('findAll'))).toEqual(['user']);
-  const show = (roles: string[]) => `[${roles.map((role) => `'${role}'`).join(', ')}]`;
-  expectOutput(
-    page,
-    'merged-roles',
-    `remove():  ${show(reflector.getAllAndMerge(ROLES_KEY, targets('remove')))}\nfindAll(): ${show(reflector.getAllAndMerge(ROLES_KEY, targets('findAll')))}`,
-  );
-});
-
-claim(`${page}#combining-handler-and-class-metadata`, 'getAllAndMerge() merges objects (later targets win), pairs plain values, returns [] without metadata; getAllAndOverride() then returns undefined; getAll() keeps undefined per target', () => {
-  const reflector = new Reflector();
-  class Target {
-    handler() {}
-    bare() {}
-  }
-  SetMetadata('limits', {rate: 1, burst: 5})(Target.prototype.handler);
-  SetMetadata('limits', {rate: 2})(Target);
-  SetMetadata('label', 'handler')(Target.prototype.handler);
-  SetMetadata('label', 'class')(Target);
-  expect(reflector.getAllAndMerge('limits', [Target.prototype.handler, Target])).toEqual({rate: 2, burst: 5});
-  expect(reflector.getAllAndMerge('label', [Target.prototype.handler, Target])).toEqual(['handler', 'class']);
-  expect(reflector.getAllAndMerge('missing', [Target.prototype.bare, Target])).toEqual([]);
-  expect(reflector.getAllAndOverride('missing', [Target.prototype.bare, Target])).toBeUndefined();
-  expect(reflector.getAll('label', [Target.prototype.bare, Target])).toEqual([undefined, 'class']);
-});
-
-claim(`${page}#argumentshost-class`, 'the host passed to a filter\'s catch() carries the arguments but no handler or class reference', async () => {
-  let host: any;
-  const {Catch} = nest('@nestjs/common');
-  @Catch(HttpException)
-  class Probe {
-    catch(_exception: unknown, argumentsHost: any) {
-      host = argumentsHost;
-      argumentsHost.switchToHttp().getResponse().status(418).end();
-    }
-  }
-  @Controller()
-  class FailController {
-    @Get()
-    fail() {
-      throw new BadRequestException();
-    }
-  }
-  UseFilters(Probe)(FailController);
-  @Module({controllers: [FailController]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  const base = await listen(app);
-  expect((await fetch(base)).status).toBe(418);
-  expect(host.getHandler?.() ?? null).toBeNull();
-  expect(host.getClass?.() ?? null).toBeNull();
-  expect(host.getType()).toBe('http');
-  expect(host.getArgs()).toHaveLength(3);
-  await app.close();
-});
-
-claim(`${page}#host-handler-arguments`, 'a filter that rethrows in a TCP message handler leaves an unhandled rejection: the process ends with code 1 and the client gets no answer', async () => {
-  const {runScript} = await import('./_support');
-  const {mkdtempSync, rmSync} = await import('node:fs');
-  const {tmpdir} = await import('node:os');
-  const {join} = await import('node:path');
-  const dir = mkdtempSync(join(tmpdir(), 'behaviour-rethrow-'));
-  const port = await freePort();
-  try {
-    const result = await runScript(
-      dir,
-      'rethrow.js',
-      `
+claim(
+  `${page}#host-handler-arguments`,
+  'a filter that rethrows in a TCP message handler leaves an unhandled rejection: the process ends with code 1 and the client gets no answer',
+  async () => {
+    const {runScript} = await import('./_support');
+    const {mkdtempSync, rmSync} = await import('node:fs');
+    const {tmpdir} = await import('node:os');
+    const {join} = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-rethrow-'));
+    const port = await freePort();
+    try {
+      const result = await runScript(
+        dir,
+        'rethrow.js',
+        `
 const { Module, Controller, Catch, UseFilters, BadRequestException } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
 const { Transport, MessagePattern, ClientProxyFactory } = require('@nestjs/microservices');
@@ -367,49 +483,66 @@ Module({ controllers: [CatsController] })(AppModule);
   firstValueFrom(client.send('cats.fail', {})).then((v) => console.log('answer ' + JSON.stringify(v)), (e) => console.log('error ' + JSON.stringify(e)));
 })();
 `,
-    );
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('BadRequestException: bad message');
-  } finally {
-    rmSync(dir, {recursive: true, force: true});
-  }
-});
+      );
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('BadRequestException: bad message');
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);
 
-claim(`${page}#host-handler-arguments`, 'in a resolver, getType() is \'graphql\', and GqlAuthenticatedGuard reads req.user through GqlExecutionContext (no user: Forbidden resource in errors)', async () => {
-  const {fragment, compileModule} = await import('../../lib');
-  const {GraphQLModule, Resolver, Query} = nest('@nestjs/graphql');
-  const {GqlAuthenticatedGuard} = compileModule(fragment(page, 'host-handler-arguments', 'class GqlAuthenticatedGuard').value, 'gql-guard');
-  const types: string[] = [];
-  @Injectable()
-  class TypeSpy {
-    canActivate(context: any) {
-      types.push(context.getType());
-      return true;
+claim(
+  `${page}#host-handler-arguments`,
+  "in a resolver, getType() is 'graphql', and GqlAuthenticatedGuard reads req.user through GqlExecutionContext (no user: Forbidden resource in errors)",
+  async () => {
+    const {fragment, compileModule} = await import('../../lib');
+    const {GraphQLModule, Resolver, Query} = nest('@nestjs/graphql');
+    const {GqlAuthenticatedGuard} = compileModule(
+      fragment(page, 'host-handler-arguments', 'class GqlAuthenticatedGuard').value,
+      'gql-guard',
+    );
+    const types: string[] = [];
+    @Injectable()
+    class TypeSpy {
+      canActivate(context: any) {
+        types.push(context.getType());
+        return true;
+      }
     }
-  }
-  @Resolver()
-  class CatsResolver {
-    @Query('secret')
-    secret() {
-      return 'meow';
+    @Resolver()
+    class CatsResolver {
+      @Query('secret')
+      secret() {
+        return 'meow';
+      }
     }
-  }
-  UseGuards(TypeSpy, GqlAuthenticatedGuard)(CatsResolver);
-  @Module({imports: [GraphQLModule.forRoot({typeDefs: 'type Query { secret: String }'})], providers: [CatsResolver]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  app.use((req: any, _res: unknown, next: () => void) => {
-    if (req.headers['x-user']) req.user = {name: req.headers['x-user']};
-    next();
-  });
-  const base = await listen(app);
-  const ask = async (headers: Record<string, string>) =>
-    (await fetch(`${base}/graphql`, {method: 'POST', headers: {'content-type': 'application/json', ...headers}, body: JSON.stringify({query: '{ secret }'})})).json();
-  expect(await ask({'x-user': 'tom'})).toEqual({data: {secret: 'meow'}});
-  const denied = await ask({});
-  expect(denied.data).toEqual({secret: null});
-  expect(denied.errors[0].message).toBe('Forbidden resource');
-  expect(types).toEqual(['graphql', 'graphql']);
-  await app.close();
-});
+    UseGuards(TypeSpy, GqlAuthenticatedGuard)(CatsResolver);
+    @Module({
+      imports: [GraphQLModule.forRoot({typeDefs: 'type Query { secret: String }'})],
+      providers: [CatsResolver],
+    })
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    app.use((req: any, _res: unknown, next: () => void) => {
+      if (req.headers['x-user']) req.user = {name: req.headers['x-user']};
+      next();
+    });
+    const base = await listen(app);
+    const ask = async (headers: Record<string, string>) =>
+      (
+        await fetch(`${base}/graphql`, {
+          method: 'POST',
+          headers: {'content-type': 'application/json', ...headers},
+          body: JSON.stringify({query: '{ secret }'}),
+        })
+      ).json();
+    expect(await ask({'x-user': 'tom'})).toEqual({data: {secret: 'meow'}});
+    const denied = await ask({});
+    expect(denied.data).toEqual({secret: null});
+    expect(denied.errors[0].message).toBe('Forbidden resource');
+    expect(types).toEqual(['graphql', 'graphql']);
+    await app.close();
+  },
+);

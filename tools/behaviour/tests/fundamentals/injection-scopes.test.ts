@@ -7,7 +7,7 @@ const {Module, Injectable, Controller, Get, Scope, Inject} = nest('@nestjs/commo
 const {NestFactory, REQUEST} = nest('@nestjs/core');
 const {FastifyAdapter} = nest('@nestjs/platform-fastify');
 const page = 'docs/fundamentals/injection-scopes.md';
-const options: any = {logger: process.env.DEBUG_NEST ? ["error"] : false, abortOnError: false};
+const options: any = {logger: process.env.DEBUG_NEST ? ['error'] : false, abortOnError: false};
 
 async function get(base: string, path: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${base}${path}`, {headers});
@@ -15,118 +15,143 @@ async function get(base: string, path: string, headers: Record<string, string> =
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#scope-hierarchy`, `CatsController becomes request-scoped through the REQUEST-scoped CatsService: a new controller and service per request (${lang})`, async () => {
-    const set = samples(page, {under: 'scope-hierarchy', lang});
-    const {CatsService} = set.require('cats.service');
-    const {CatsController} = set.require('cats.controller');
-    let controllers = 0;
-    let services = 0;
-    class CountingController extends CatsController {
-      constructor(...args: any[]) {
-        super(...args);
-        controllers += 1;
+  claim(
+    `${page}#scope-hierarchy`,
+    `CatsController becomes request-scoped through the REQUEST-scoped CatsService: a new controller and service per request (${lang})`,
+    async () => {
+      const set = samples(page, {under: 'scope-hierarchy', lang});
+      const {CatsService} = set.require('cats.service');
+      const {CatsController} = set.require('cats.controller');
+      let controllers = 0;
+      let services = 0;
+      class CountingController extends CatsController {
+        constructor(...args: any[]) {
+          super(...args);
+          controllers += 1;
+        }
       }
-    }
-    // Same route metadata and dependencies as the page's controller, counted.
-    for (const key of Reflect.getMetadataKeys(CatsController)) Reflect.defineMetadata(key, Reflect.getMetadata(key, CatsController), CountingController);
-    class CountingService extends CatsService {
+      // Same route metadata and dependencies as the page's controller, counted.
+      for (const key of Reflect.getMetadataKeys(CatsController))
+        Reflect.defineMetadata(key, Reflect.getMetadata(key, CatsController), CountingController);
+      class CountingService extends CatsService {
+        constructor() {
+          super();
+          services += 1;
+        }
+      }
+      for (const key of Reflect.getMetadataKeys(CatsService))
+        Reflect.defineMetadata(key, Reflect.getMetadata(key, CatsService), CountingService);
+      @Module({
+        controllers: [CountingController],
+        providers: [{provide: CatsService, useClass: CountingService, scope: Scope.REQUEST}],
+      })
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, options);
+      const base = await listen(app);
+      expect(controllers).toBe(0);
+      for (let i = 0; i < 3; i += 1) {
+        const response = await get(base, '/cats/timing');
+        expect(response.status).toBe(200);
+        expect(Number(response.text)).toBeGreaterThanOrEqual(0);
+        expect(Number(response.text)).toBeLessThan(1000);
+      }
+      expect(controllers).toBe(3);
+      expect(services).toBe(3);
+      await app.close();
+    },
+  );
+}
+
+claim(
+  `${page}#scope-hierarchy`,
+  'CatsRepository, injected into the request-scoped CatsService, stays one shared singleton',
+  async () => {
+    let repositories = 0;
+    @Injectable()
+    class CatsRepository {
       constructor() {
-        super();
-        services += 1;
+        repositories += 1;
       }
     }
-    for (const key of Reflect.getMetadataKeys(CatsService)) Reflect.defineMetadata(key, Reflect.getMetadata(key, CatsService), CountingService);
-    @Module({controllers: [CountingController], providers: [{provide: CatsService, useClass: CountingService, scope: Scope.REQUEST}]})
+    @Injectable({scope: Scope.REQUEST})
+    class CatsService {
+      constructor(readonly repository: CatsRepository) {}
+    }
+    @Controller('cats')
+    class CatsController {
+      constructor(readonly service: CatsService) {}
+      @Get()
+      same() {
+        return String(this.service.repository === app.get(CatsRepository));
+      }
+    }
+    @Module({controllers: [CatsController], providers: [CatsService, CatsRepository]})
     class AppModule {}
     const app = await NestFactory.create(AppModule, options);
     const base = await listen(app);
-    expect(controllers).toBe(0);
-    for (let i = 0; i < 3; i += 1) {
-      const response = await get(base, '/cats/timing');
-      expect(response.status).toBe(200);
-      expect(Number(response.text)).toBeGreaterThanOrEqual(0);
-      expect(Number(response.text)).toBeLessThan(1000);
-    }
-    expect(controllers).toBe(3);
-    expect(services).toBe(3);
+    expect((await get(base, '/cats')).text).toBe('true');
+    expect((await get(base, '/cats')).text).toBe('true');
+    expect(repositories).toBe(1);
     await app.close();
-  });
-}
+  },
+);
 
-claim(`${page}#scope-hierarchy`, 'CatsRepository, injected into the request-scoped CatsService, stays one shared singleton', async () => {
-  let repositories = 0;
-  @Injectable()
-  class CatsRepository {
-    constructor() {
-      repositories += 1;
-    }
-  }
-  @Injectable({scope: Scope.REQUEST})
-  class CatsService {
-    constructor(readonly repository: CatsRepository) {}
-  }
-  @Controller('cats')
-  class CatsController {
-    constructor(readonly service: CatsService) {}
-    @Get()
-    same() {
-      return String(this.service.repository === app.get(CatsRepository));
-    }
-  }
-  @Module({controllers: [CatsController], providers: [CatsService, CatsRepository]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  const base = await listen(app);
-  expect((await get(base, '/cats')).text).toBe('true');
-  expect((await get(base, '/cats')).text).toBe('true');
-  expect(repositories).toBe(1);
-  await app.close();
-});
+claim(
+  `${page}#controller-scope`,
+  'a controller with scope: Scope.REQUEST is created for each request',
+  async () => {
+    const fence = fragment(page, 'controller-scope', 'scope: Scope.REQUEST');
+    const {CatsController} = compileModule(fence.value, 'cats.controller');
+    @Module({controllers: [CatsController]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    const base = await listen(app);
+    const first = (await get(base, '/cats')).text;
+    await new Promise((r) => setTimeout(r, 5));
+    const second = (await get(base, '/cats')).text;
+    expect(first).toMatch(/^This controller instance was created at \d{4}-\d\d-\d\dT/);
+    expect(second).not.toBe(first);
+    await app.close();
+  },
+);
 
-claim(`${page}#controller-scope`, 'a controller with scope: Scope.REQUEST is created for each request', async () => {
-  const fence = fragment(page, 'controller-scope', 'scope: Scope.REQUEST');
-  const {CatsController} = compileModule(fence.value, 'cats.controller');
-  @Module({controllers: [CatsController]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  const base = await listen(app);
-  const first = (await get(base, '/cats')).text;
-  await new Promise((r) => setTimeout(r, 5));
-  const second = (await get(base, '/cats')).text;
-  expect(first).toMatch(/^This controller instance was created at \d{4}-\d\d-\d\dT/);
-  expect(second).not.toBe(first);
-  await app.close();
-});
+claim(
+  `${page}#scope-hierarchy`,
+  'a transient LoggerService gives each singleton consumer its own instance: two loggers, created once at startup',
+  async () => {
+    const fence = fragment(page, 'scope-hierarchy', 'Scope.TRANSIENT');
+    const {LoggerService, DogsService, CatsService} = compileModule(fence.value, 'loggers');
+    @Module({providers: [LoggerService, DogsService, CatsService]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    const dogs = app.get(DogsService);
+    const cats = app.get(CatsService);
+    expect(dogs.logger).toBeInstanceOf(LoggerService);
+    expect(cats.logger).toBeInstanceOf(LoggerService);
+    expect(dogs.logger).not.toBe(cats.logger);
+    expect(app.get(DogsService)).toBe(dogs);
+    const {lines} = await captureLog(() => dogs.logger.log('woof'));
+    expect(lines[0]).toMatch(/^\[logger created at \d+\] woof$/);
+    await app.close();
+  },
+);
 
-claim(`${page}#scope-hierarchy`, 'a transient LoggerService gives each singleton consumer its own instance: two loggers, created once at startup', async () => {
-  const fence = fragment(page, 'scope-hierarchy', 'Scope.TRANSIENT');
-  const {LoggerService, DogsService, CatsService} = compileModule(fence.value, 'loggers');
-  @Module({providers: [LoggerService, DogsService, CatsService]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  const dogs = app.get(DogsService);
-  const cats = app.get(CatsService);
-  expect(dogs.logger).toBeInstanceOf(LoggerService);
-  expect(cats.logger).toBeInstanceOf(LoggerService);
-  expect(dogs.logger).not.toBe(cats.logger);
-  expect(app.get(DogsService)).toBe(dogs);
-  const {lines} = await captureLog(() => dogs.logger.log('woof'));
-  expect(lines[0]).toMatch(/^\[logger created at \d+\] woof$/);
-  await app.close();
-});
-
-claim(`${page}#scope-hierarchy`, 'a request-scoped provider cannot be fetched with app.get(); resolve() works', async () => {
-  const {CatsService} = samples(page, {under: 'usage'}).require('cats.service');
-  @Module({providers: [CatsService]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  expect(() => app.get(CatsService)).toThrow(/is marked as a scoped provider/);
-  const resolved = await app.resolve(CatsService);
-  expect(resolved.elapsed()).toBeGreaterThanOrEqual(0);
-  await app.close();
-});
+claim(
+  `${page}#scope-hierarchy`,
+  'a request-scoped provider cannot be fetched with app.get(); resolve() works',
+  async () => {
+    const {CatsService} = samples(page, {under: 'usage'}).require('cats.service');
+    @Module({providers: [CatsService]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    expect(() => app.get(CatsService)).toThrow(/is marked as a scoped provider/);
+    const resolved = await app.resolve(CatsService);
+    expect(resolved.elapsed()).toBeGreaterThanOrEqual(0);
+    await app.close();
+  },
+);
 
 function requestApp(CatsService: any) {
   @Controller('cats')
@@ -143,178 +168,226 @@ function requestApp(CatsService: any) {
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#request-provider`, `CatsService reads the x-user-id header of its own request through REQUEST, "anonymous" without it (${lang})`, async () => {
-    const {CatsService} = samples(page, {lang, pick: {'cats.service': 2}}).require('cats.service');
-    const app = await NestFactory.create(requestApp(CatsService), options);
-    const base = await listen(app);
-    const [a, b, c] = await Promise.all([
-      get(base, '/cats/who', {'x-user-id': 'alice'}),
-      get(base, '/cats/who', {'x-user-id': 'bob'}),
-      get(base, '/cats/who'),
-    ]);
-    expect([a.text, b.text, c.text]).toEqual(['alice', 'bob', 'anonymous']);
-    await app.close();
-  });
+  claim(
+    `${page}#request-provider`,
+    `CatsService reads the x-user-id header of its own request through REQUEST, "anonymous" without it (${lang})`,
+    async () => {
+      const {CatsService} = samples(page, {lang, pick: {'cats.service': 2}}).require(
+        'cats.service',
+      );
+      const app = await NestFactory.create(requestApp(CatsService), options);
+      const base = await listen(app);
+      const [a, b, c] = await Promise.all([
+        get(base, '/cats/who', {'x-user-id': 'alice'}),
+        get(base, '/cats/who', {'x-user-id': 'bob'}),
+        get(base, '/cats/who'),
+      ]);
+      expect([a.text, b.text, c.text]).toEqual(['alice', 'bob', 'anonymous']);
+      await app.close();
+    },
+  );
 }
 
-claim(`${page}#request-provider`, 'with Fastify the same CatsService (typed FastifyRequest) reads the header from the Fastify request', async () => {
-  const fence = fragment(page, 'request-provider', 'FastifyRequest');
-  const {CatsService} = compileModule(fence.value, 'cats.service.fastify');
-  let seen: any;
-  class Spy extends CatsService {
-    requestedBy() {
-      seen = (this as any).request;
-      return super.requestedBy();
+claim(
+  `${page}#request-provider`,
+  'with Fastify the same CatsService (typed FastifyRequest) reads the header from the Fastify request',
+  async () => {
+    const fence = fragment(page, 'request-provider', 'FastifyRequest');
+    const {CatsService} = compileModule(fence.value, 'cats.service.fastify');
+    let seen: any;
+    class Spy extends CatsService {
+      requestedBy() {
+        seen = (this as any).request;
+        return super.requestedBy();
+      }
     }
-  }
-  for (const key of Reflect.getMetadataKeys(CatsService)) Reflect.defineMetadata(key, Reflect.getMetadata(key, CatsService), Spy);
-  const app = await NestFactory.create(requestApp(Spy), new FastifyAdapter(), options);
-  const base = await listen(app);
-  expect((await get(base, '/cats/who', {'x-user-id': 'carol'})).text).toBe('carol');
-  // The native Fastify request (with .raw), not Node's IncomingMessage.
-  expect(seen.raw).toBeDefined();
-  await app.close();
-});
+    for (const key of Reflect.getMetadataKeys(CatsService))
+      Reflect.defineMetadata(key, Reflect.getMetadata(key, CatsService), Spy);
+    const app = await NestFactory.create(requestApp(Spy), new FastifyAdapter(), options);
+    const base = await listen(app);
+    expect((await get(base, '/cats/who', {'x-user-id': 'carol'})).text).toBe('carol');
+    // The native Fastify request (with .raw), not Node's IncomingMessage.
+    expect(seen.raw).toBeDefined();
+    await app.close();
+  },
+);
 
-claim(`${page}#request-scoped-factory-providers`, 'the REQUEST-scoped TENANT_CONNECTION factory runs once per request with that request\'s x-tenant-id', async () => {
-  const fence = fragment(page, 'request-scoped-factory-providers', 'TENANT_CONNECTION');
-  const calls: string[] = [];
-  const {TenancyModule} = compileModule(
-    fence.value.replace(
-      "import { TenantConnections } from './tenant-connections';",
-      `import { Injectable } from '@nestjs/common';
+claim(
+  `${page}#request-scoped-factory-providers`,
+  "the REQUEST-scoped TENANT_CONNECTION factory runs once per request with that request's x-tenant-id",
+  async () => {
+    const fence = fragment(page, 'request-scoped-factory-providers', 'TENANT_CONNECTION');
+    const calls: string[] = [];
+    const {TenancyModule} = compileModule(
+      fence.value.replace(
+        "import { TenantConnections } from './tenant-connections';",
+        `import { Injectable } from '@nestjs/common';
 @Injectable()
 export class TenantConnections {
   forTenant(tenant: string) { (globalThis as any).__tenantCalls.push(tenant); return { tenant }; }
 }`,
-    ),
-    'tenancy.module',
-  );
-  (globalThis as any).__tenantCalls = calls;
-  @Controller()
-  class TenantController {
-    constructor(@Inject('TENANT_CONNECTION') private readonly connection: any) {}
-    @Get()
-    tenant() {
-      return this.connection.tenant;
+      ),
+      'tenancy.module',
+    );
+    (globalThis as any).__tenantCalls = calls;
+    @Controller()
+    class TenantController {
+      constructor(@Inject('TENANT_CONNECTION') private readonly connection: any) {}
+      @Get()
+      tenant() {
+        return this.connection.tenant;
+      }
     }
-  }
-  @Module({imports: [TenancyModule], controllers: [TenantController]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  const base = await listen(app);
-  expect((await get(base, '/', {'x-tenant-id': 'acme'})).text).toBe('acme');
-  expect((await get(base, '/')).text).toBe('default');
-  expect(calls).toEqual(['acme', 'default']);
-  await app.close();
-});
-
-claim(`${page}#graphql-context`, 'CONTEXT (@nestjs/graphql), CONTEXT (@nestjs/microservices) and REQUEST are the same string token \'REQUEST\'', () => {
-  expect(REQUEST).toBe('REQUEST');
-  expect(nest('@nestjs/graphql').CONTEXT).toBe('REQUEST');
-  expect(nest('@nestjs/microservices').CONTEXT).toBe('REQUEST');
-});
-
-claim(`${page}#microservices`, 'a request-scoped AuditService gets a RequestContext whose getPattern() is the message pattern (TCP)', async () => {
-  const {Transport, ClientProxyFactory, MessagePattern} = nest('@nestjs/microservices');
-  const {AuditService} = samples(page, {under: 'microservices'}).require('audit.service');
-  const port = await freePort();
-  @Controller()
-  class MathController {
-    constructor(@Inject(AuditService) private readonly audit: any) {}
-    @MessagePattern({cmd: 'sum'})
-    sum() {
-      return this.audit.describe();
-    }
-  }
-  @Module({controllers: [MathController], providers: [AuditService]})
-  class AppModule {}
-  const app = await NestFactory.createMicroservice(AppModule, {transport: Transport.TCP, options: {host: '127.0.0.1', port}, ...options});
-  await app.listen();
-  const client = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-  const {firstValueFrom} = await import('rxjs');
-  expect(await firstValueFrom(client.send({cmd: 'sum'}, [1, 2]))).toBe('handling {"cmd":"sum"}');
-  client.close();
-  await app.close();
-});
-
-for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#inquirer-provider`, `TaggedLogger injected into CatsService prints "[CatsService] cat created" (${lang})`, async () => {
-    const {TaggedLogger} = samples(page, {under: 'inquirer-provider', lang}).require('tagged-logger.service');
-    @Injectable()
-    class CatsService {
-      constructor(@Inject(TaggedLogger) readonly logger: any) {}
-    }
-    @Injectable()
-    class DogsService {
-      constructor(@Inject(TaggedLogger) readonly logger: any) {}
-    }
-    @Module({providers: [TaggedLogger, CatsService, DogsService]})
-    class AppModule {}
-    const app = await NestFactory.create(AppModule, options);
-    await app.init();
-    const {lines} = await captureLog(() => {
-      app.get(CatsService).logger.log('cat created');
-      app.get(DogsService).logger.log('dog created');
-    });
-    expect(lines).toEqual(['[CatsService] cat created', '[DogsService] dog created']);
-    await app.close();
-  });
-}
-
-for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#performance`, `the singleton CatsService and CatsController read the owner from an argument: GET /cats/mine filters by x-user-id (${lang})`, async () => {
-    const set = samples(page, {under: 'performance', lang});
-    const {CatsService} = set.require('cats.service');
-    const {CatsController} = set.require('cats.controller');
-    @Module({controllers: [CatsController], providers: [CatsService]})
+    @Module({imports: [TenancyModule], controllers: [TenantController]})
     class AppModule {}
     const app = await NestFactory.create(AppModule, options);
     const base = await listen(app);
-    const service = app.get(CatsService);
-    service.cats.push({name: 'Tom', ownerId: 'alice'}, {name: 'Kitty', ownerId: 'anonymous'});
-    expect(JSON.parse((await get(base, '/cats/mine', {'x-user-id': 'alice'})).text)).toEqual([{name: 'Tom', ownerId: 'alice'}]);
-    expect(JSON.parse((await get(base, '/cats/mine')).text)).toEqual([{name: 'Kitty', ownerId: 'anonymous'}]);
-    // Both stay singletons: app.get() works for them.
-    expect(app.get(CatsController)).toBeInstanceOf(CatsController);
+    expect((await get(base, '/', {'x-tenant-id': 'acme'})).text).toBe('acme');
+    expect((await get(base, '/')).text).toBe('default');
+    expect(calls).toEqual(['acme', 'default']);
     await app.close();
-  });
+  },
+);
+
+claim(
+  `${page}#graphql-context`,
+  "CONTEXT (@nestjs/graphql), CONTEXT (@nestjs/microservices) and REQUEST are the same string token 'REQUEST'",
+  () => {
+    expect(REQUEST).toBe('REQUEST');
+    expect(nest('@nestjs/graphql').CONTEXT).toBe('REQUEST');
+    expect(nest('@nestjs/microservices').CONTEXT).toBe('REQUEST');
+  },
+);
+
+claim(
+  `${page}#microservices`,
+  'a request-scoped AuditService gets a RequestContext whose getPattern() is the message pattern (TCP)',
+  async () => {
+    const {Transport, ClientProxyFactory, MessagePattern} = nest('@nestjs/microservices');
+    const {AuditService} = samples(page, {under: 'microservices'}).require('audit.service');
+    const port = await freePort();
+    @Controller()
+    class MathController {
+      constructor(@Inject(AuditService) private readonly audit: any) {}
+      @MessagePattern({cmd: 'sum'})
+      sum() {
+        return this.audit.describe();
+      }
+    }
+    @Module({controllers: [MathController], providers: [AuditService]})
+    class AppModule {}
+    const app = await NestFactory.createMicroservice(AppModule, {
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port},
+      ...options,
+    });
+    await app.listen();
+    const client = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port},
+    });
+    const {firstValueFrom} = await import('rxjs');
+    expect(await firstValueFrom(client.send({cmd: 'sum'}, [1, 2]))).toBe('handling {"cmd":"sum"}');
+    client.close();
+    await app.close();
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(
+    `${page}#inquirer-provider`,
+    `TaggedLogger injected into CatsService prints "[CatsService] cat created" (${lang})`,
+    async () => {
+      const {TaggedLogger} = samples(page, {under: 'inquirer-provider', lang}).require(
+        'tagged-logger.service',
+      );
+      @Injectable()
+      class CatsService {
+        constructor(@Inject(TaggedLogger) readonly logger: any) {}
+      }
+      @Injectable()
+      class DogsService {
+        constructor(@Inject(TaggedLogger) readonly logger: any) {}
+      }
+      @Module({providers: [TaggedLogger, CatsService, DogsService]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, options);
+      await app.init();
+      const {lines} = await captureLog(() => {
+        app.get(CatsService).logger.log('cat created');
+        app.get(DogsService).logger.log('dog created');
+      });
+      expect(lines).toEqual(['[CatsService] cat created', '[DogsService] dog created']);
+      await app.close();
+    },
+  );
 }
 
-claim(`${page}#performance`, 'transient instances created at startup for singletons get onModuleInit(); request-scoped ones do not', async () => {
-  const log: string[] = [];
-  @Injectable({scope: Scope.TRANSIENT})
-  class Helper {
-    onModuleInit() {
-      log.push('transient');
+for (const lang of ['ts', 'js'] as const) {
+  claim(
+    `${page}#performance`,
+    `the singleton CatsService and CatsController read the owner from an argument: GET /cats/mine filters by x-user-id (${lang})`,
+    async () => {
+      const set = samples(page, {under: 'performance', lang});
+      const {CatsService} = set.require('cats.service');
+      const {CatsController} = set.require('cats.controller');
+      @Module({controllers: [CatsController], providers: [CatsService]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, options);
+      const base = await listen(app);
+      const service = app.get(CatsService);
+      service.cats.push({name: 'Tom', ownerId: 'alice'}, {name: 'Kitty', ownerId: 'anonymous'});
+      expect(JSON.parse((await get(base, '/cats/mine', {'x-user-id': 'alice'})).text)).toEqual([
+        {name: 'Tom', ownerId: 'alice'},
+      ]);
+      expect(JSON.parse((await get(base, '/cats/mine')).text)).toEqual([
+        {name: 'Kitty', ownerId: 'anonymous'},
+      ]);
+      // Both stay singletons: app.get() works for them.
+      expect(app.get(CatsController)).toBeInstanceOf(CatsController);
+      await app.close();
+    },
+  );
+}
+
+claim(
+  `${page}#performance`,
+  'transient instances created at startup for singletons get onModuleInit(); request-scoped ones do not',
+  async () => {
+    const log: string[] = [];
+    @Injectable({scope: Scope.TRANSIENT})
+    class Helper {
+      onModuleInit() {
+        log.push('transient');
+      }
     }
-  }
-  @Injectable({scope: Scope.REQUEST})
-  class PerRequest {
-    onModuleInit() {
-      log.push('request');
+    @Injectable({scope: Scope.REQUEST})
+    class PerRequest {
+      onModuleInit() {
+        log.push('request');
+      }
     }
-  }
-  @Injectable()
-  class Consumer {
-    constructor(readonly helper: Helper) {}
-  }
-  @Controller()
-  class HelloController {
-    constructor(readonly perRequest: PerRequest) {}
-    @Get()
-    hello() {
-      return 'ok';
+    @Injectable()
+    class Consumer {
+      constructor(readonly helper: Helper) {}
     }
-  }
-  @Module({controllers: [HelloController], providers: [Helper, PerRequest, Consumer]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  const base = await listen(app);
-  await get(base, '/');
-  expect(log).toEqual(['transient']);
-  await app.close();
-});
+    @Controller()
+    class HelloController {
+      constructor(readonly perRequest: PerRequest) {}
+      @Get()
+      hello() {
+        return 'ok';
+      }
+    }
+    @Module({controllers: [HelloController], providers: [Helper, PerRequest, Consumer]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    const base = await listen(app);
+    await get(base, '/');
+    expect(log).toEqual(['transient']);
+    await app.close();
+  },
+);
 
 async function graphqlApp(CatsService: any, context?: (arg: any) => unknown) {
   const {GraphQLModule, Resolver, Query} = nest('@nestjs/graphql');
@@ -331,64 +404,97 @@ async function graphqlApp(CatsService: any, context?: (arg: any) => unknown) {
     }
   }
   @Module({
-    imports: [GraphQLModule.forRoot({typeDefs: 'type Query { agent: String, tenant: String }', ...(context ? {context} : {})})],
+    imports: [
+      GraphQLModule.forRoot({
+        typeDefs: 'type Query { agent: String, tenant: String }',
+        ...(context ? {context} : {}),
+      }),
+    ],
     providers: [CatsService, CatsResolver],
   })
   class AppModule {}
   const app = await NestFactory.create(AppModule, options);
   const base = await listen(app);
   const query = async (q: string, headers: Record<string, string>) =>
-    (await fetch(`${base}/graphql`, {method: 'POST', headers: {'content-type': 'application/json', ...headers}, body: JSON.stringify({query: q})})).json();
+    (
+      await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json', ...headers},
+        body: JSON.stringify({query: q}),
+      })
+    ).json();
   return {app, query};
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#graphql-context`, `a request-scoped CatsService injecting CONTEXT reads the request's user agent from context.req, with no context option (${lang})`, async () => {
-    const {CatsService} = samples(page, {lang, pick: {'cats.service': 3}}).require('cats.service');
-    const {app, query} = await graphqlApp(CatsService);
-    expect(await query('{ agent }', {'user-agent': 'cat-client/1.0'})).toEqual({data: {agent: 'cat-client/1.0'}});
-    expect(await query('{ agent }', {'user-agent': 'dog-client/2.0'})).toEqual({data: {agent: 'dog-client/2.0'}});
-    await app.close();
-  });
+  claim(
+    `${page}#graphql-context`,
+    `a request-scoped CatsService injecting CONTEXT reads the request's user agent from context.req, with no context option (${lang})`,
+    async () => {
+      const {CatsService} = samples(page, {lang, pick: {'cats.service': 3}}).require(
+        'cats.service',
+      );
+      const {app, query} = await graphqlApp(CatsService);
+      expect(await query('{ agent }', {'user-agent': 'cat-client/1.0'})).toEqual({
+        data: {agent: 'cat-client/1.0'},
+      });
+      expect(await query('{ agent }', {'user-agent': 'dog-client/2.0'})).toEqual({
+        data: {agent: 'dog-client/2.0'},
+      });
+      await app.close();
+    },
+  );
 }
 
-claim(`${page}#graphql-context`, 'with the page\'s context function, the returned tenantId and the added req are both on the context', async () => {
-  const {CatsService} = samples(page, {pick: {'cats.service': 3}}).require('cats.service');
-  const fence = fragment(page, 'graphql-context', 'x-tenant-id');
-  const context = new Function(`return ${/context: (\(\{ req \}\) => \(\{[^\n]*\}\)),/.exec(fence.value)![1]};`)();
-  const {app, query} = await graphqlApp(CatsService, context);
-  expect(await query('{ agent tenant }', {'user-agent': 'cat-client/1.0', 'x-tenant-id': 'acme'})).toEqual({data: {agent: 'cat-client/1.0', tenant: 'acme'}});
-  await app.close();
-});
+claim(
+  `${page}#graphql-context`,
+  "with the page's context function, the returned tenantId and the added req are both on the context",
+  async () => {
+    const {CatsService} = samples(page, {pick: {'cats.service': 3}}).require('cats.service');
+    const fence = fragment(page, 'graphql-context', 'x-tenant-id');
+    const context = new Function(
+      `return ${/context: (\(\{ req \}\) => \(\{[^\n]*\}\)),/.exec(fence.value)![1]};`,
+    )();
+    const {app, query} = await graphqlApp(CatsService, context);
+    expect(
+      await query('{ agent tenant }', {'user-agent': 'cat-client/1.0', 'x-tenant-id': 'acme'}),
+    ).toEqual({data: {agent: 'cat-client/1.0', tenant: 'acme'}});
+    await app.close();
+  },
+);
 
-claim(`${page}#usage`, 'a gateway that depends on a request-scoped provider still answers events, but from an instance whose constructor never ran (the dependency is undefined)', async () => {
-  const {WebSocketGateway, SubscribeMessage} = nest('@nestjs/websockets');
-  const {io} = require('socket.io-client');
-  let constructed = 0;
-  @Injectable({scope: Scope.REQUEST})
-  class CatsService {
-    name() {
-      return 'Tom';
+claim(
+  `${page}#usage`,
+  'a gateway that depends on a request-scoped provider still answers events, but from an instance whose constructor never ran (the dependency is undefined)',
+  async () => {
+    const {WebSocketGateway, SubscribeMessage} = nest('@nestjs/websockets');
+    const {io} = require('socket.io-client');
+    let constructed = 0;
+    @Injectable({scope: Scope.REQUEST})
+    class CatsService {
+      name() {
+        return 'Tom';
+      }
     }
-  }
-  @WebSocketGateway()
-  class CatsGateway {
-    constructor(@Inject(CatsService) readonly cats: any) {
-      constructed += 1;
+    @WebSocketGateway()
+    class CatsGateway {
+      constructor(@Inject(CatsService) readonly cats: any) {
+        constructed += 1;
+      }
+      @SubscribeMessage('cat')
+      cat() {
+        return this.cats === undefined ? 'no CatsService' : this.cats.name();
+      }
     }
-    @SubscribeMessage('cat')
-    cat() {
-      return this.cats === undefined ? 'no CatsService' : this.cats.name();
-    }
-  }
-  @Module({providers: [CatsService, CatsGateway]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  const base = await listen(app);
-  const client = io(base, {transports: ['websocket'], forceNew: true});
-  const answer = await new Promise((done) => client.emit('cat', {}, done));
-  expect(answer).toBe('no CatsService');
-  expect(constructed).toBe(0);
-  client.close();
-  await app.close();
-});
+    @Module({providers: [CatsService, CatsGateway]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    const base = await listen(app);
+    const client = io(base, {transports: ['websocket'], forceNew: true});
+    const answer = await new Promise((done) => client.emit('cat', {}, done));
+    expect(answer).toBe('no CatsService');
+    expect(constructed).toBe(0);
+    client.close();
+    await app.close();
+  },
+);

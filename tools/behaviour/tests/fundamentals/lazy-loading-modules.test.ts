@@ -29,124 +29,157 @@ async function bareApp(extra: any = {}) {
   return app;
 }
 
-claim(`${page}#loading-a-module-more-than-once`, 'every load() resolves to the same ModuleRef but creates new provider instances, logging "ReportsModule dependencies initialized" each time', async () => {
-  const {ReportsService, ReportsModule, created} = reports();
-  const memory = memoryLogger();
-  const app = await bareApp({logger: memory.logger});
-  const loader = app.get(LazyModuleLoader);
-  const first = await loader.load(() => ReportsModule);
-  const firstService = first.get(ReportsService);
-  const second = await loader.load(() => ReportsModule);
-  expect(second).toBe(first);
-  expect(created()).toBe(2);
-  expect(firstService.id).toBe(1);
-  const lines = memory.lines.filter((line) => line.context === 'LazyModuleLoader').map((line) => line.message);
-  expect(lines).toEqual(['ReportsModule dependencies initialized', 'ReportsModule dependencies initialized']);
-  await app.close();
-});
+claim(
+  `${page}#loading-a-module-more-than-once`,
+  'every load() resolves to the same ModuleRef but creates new provider instances, logging "ReportsModule dependencies initialized" each time',
+  async () => {
+    const {ReportsService, ReportsModule, created} = reports();
+    const memory = memoryLogger();
+    const app = await bareApp({logger: memory.logger});
+    const loader = app.get(LazyModuleLoader);
+    const first = await loader.load(() => ReportsModule);
+    const firstService = first.get(ReportsService);
+    const second = await loader.load(() => ReportsModule);
+    expect(second).toBe(first);
+    expect(created()).toBe(2);
+    expect(firstService.id).toBe(1);
+    const lines = memory.lines
+      .filter((line) => line.context === 'LazyModuleLoader')
+      .map((line) => line.message);
+    expect(lines).toEqual([
+      'ReportsModule dependencies initialized',
+      'ReportsModule dependencies initialized',
+    ]);
+    await app.close();
+  },
+);
 
-claim(`${page}#getting-started`, 'load() accepts a function returning a promise of the class, and a dynamic module', async () => {
-  const {ReportsService, ReportsModule} = reports();
-  const app = await bareApp();
-  const loader = app.get(LazyModuleLoader);
-  const viaPromise = await loader.load(() => Promise.resolve(ReportsModule));
-  expect(viaPromise.get(ReportsService)).toBeInstanceOf(ReportsService);
-  @Module({})
-  class OptionsModule {
-    static register(value: string) {
-      return {module: OptionsModule, providers: [{provide: 'OPTION', useValue: value}], exports: ['OPTION']};
+claim(
+  `${page}#getting-started`,
+  'load() accepts a function returning a promise of the class, and a dynamic module',
+  async () => {
+    const {ReportsService, ReportsModule} = reports();
+    const app = await bareApp();
+    const loader = app.get(LazyModuleLoader);
+    const viaPromise = await loader.load(() => Promise.resolve(ReportsModule));
+    expect(viaPromise.get(ReportsService)).toBeInstanceOf(ReportsService);
+    @Module({})
+    class OptionsModule {
+      static register(value: string) {
+        return {
+          module: OptionsModule,
+          providers: [{provide: 'OPTION', useValue: value}],
+          exports: ['OPTION'],
+        };
+      }
     }
-  }
-  const dynamic = await loader.load(() => OptionsModule.register('on'));
-  expect(dynamic.get('OPTION')).toBe('on');
-  await app.close();
-});
+    const dynamic = await loader.load(() => OptionsModule.register('on'));
+    expect(dynamic.get('OPTION')).toBe('on');
+    await app.close();
+  },
+);
 
-claim(`${page}#dependencies-of-a-lazy-module`, 'a lazy module is not linked to global modules: a provider of a global module fails to resolve with "Nest can\'t resolve dependencies"', async () => {
-  @Injectable()
-  class Clock {}
-  @Global()
-  @Module({providers: [Clock], exports: [Clock]})
-  class ClockModule {}
-  @Injectable()
-  class UsesClock {
-    constructor(readonly clock: Clock) {}
-  }
-  @Module({providers: [UsesClock]})
-  class LazyModule {}
-  @Module({imports: [ClockModule]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  const error = await app
-    .get(LazyModuleLoader)
-    .load(() => LazyModule)
-    .then(
-      () => null,
-      (e: Error) => e,
+claim(
+  `${page}#dependencies-of-a-lazy-module`,
+  'a lazy module is not linked to global modules: a provider of a global module fails to resolve with "Nest can\'t resolve dependencies"',
+  async () => {
+    @Injectable()
+    class Clock {}
+    @Global()
+    @Module({providers: [Clock], exports: [Clock]})
+    class ClockModule {}
+    @Injectable()
+    class UsesClock {
+      constructor(readonly clock: Clock) {}
+    }
+    @Module({providers: [UsesClock]})
+    class LazyModule {}
+    @Module({imports: [ClockModule]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    const error = await app
+      .get(LazyModuleLoader)
+      .load(() => LazyModule)
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
+    expect(error?.message).toMatch(
+      /^Nest can't resolve dependencies of the UsesClock \(\?\)\. Please make sure that the argument Clock at index \[0\] is available in the LazyModule context\./,
     );
-  expect(error?.message).toMatch(/^Nest can't resolve dependencies of the UsesClock \(\?\)\. Please make sure that the argument Clock at index \[0\] is available in the LazyModule context\./);
-  @Module({imports: [ClockModule], providers: [UsesClock]})
-  class ExplicitModule {}
-  const loaded = await app.get(LazyModuleLoader).load(() => ExplicitModule);
-  expect(loaded.get(UsesClock).clock).toBeInstanceOf(Clock);
-  await app.close();
-});
+    @Module({imports: [ClockModule], providers: [UsesClock]})
+    class ExplicitModule {}
+    const loaded = await app.get(LazyModuleLoader).load(() => ExplicitModule);
+    expect(loaded.get(UsesClock).clock).toBeInstanceOf(Clock);
+    await app.close();
+  },
+);
 
-claim(`${page}#dependencies-of-a-lazy-module`, 'a lazy module that imports an already loaded module gets new instances of that module\'s providers', async () => {
-  const {ReportsService, ReportsModule} = reports();
-  @Injectable()
-  class UsesReports {
-    constructor(readonly reports: any) {}
-  }
-  Reflect.defineMetadata('design:paramtypes', [ReportsService], UsesReports);
-  @Module({imports: [ReportsModule], providers: [UsesReports]})
-  class LazyModule {}
-  @Module({imports: [ReportsModule]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  const eager = app.get(ReportsService);
-  const lazy = await app.get(LazyModuleLoader).load(() => LazyModule);
-  expect(lazy.get(UsesReports).reports).toBeInstanceOf(ReportsService);
-  expect(lazy.get(UsesReports).reports).not.toBe(eager);
-  await app.close();
-});
+claim(
+  `${page}#dependencies-of-a-lazy-module`,
+  "a lazy module that imports an already loaded module gets new instances of that module's providers",
+  async () => {
+    const {ReportsService, ReportsModule} = reports();
+    @Injectable()
+    class UsesReports {
+      constructor(readonly reports: any) {}
+    }
+    Reflect.defineMetadata('design:paramtypes', [ReportsService], UsesReports);
+    @Module({imports: [ReportsModule], providers: [UsesReports]})
+    class LazyModule {}
+    @Module({imports: [ReportsModule]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    const eager = app.get(ReportsService);
+    const lazy = await app.get(LazyModuleLoader).load(() => LazyModule);
+    expect(lazy.get(UsesReports).reports).toBeInstanceOf(ReportsService);
+    expect(lazy.get(UsesReports).reports).not.toBe(eager);
+    await app.close();
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#getting-providers`, `CatsService loads ReportsModule on the first exportReport() only; concurrent callers share the promise (${lang})`, async () => {
-    const set = samples(page, {
-      under: 'getting-providers',
-      lang,
-      files: {
-        'reports/reports.service': `import { Injectable } from '@nestjs/common';
+  claim(
+    `${page}#getting-providers`,
+    `CatsService loads ReportsModule on the first exportReport() only; concurrent callers share the promise (${lang})`,
+    async () => {
+      const set = samples(page, {
+        under: 'getting-providers',
+        lang,
+        files: {
+          'reports/reports.service': `import { Injectable } from '@nestjs/common';
 (globalThis as any).__reportsLoaded = ((globalThis as any).__reportsLoaded ?? 0) + 1;
 @Injectable()
 export class ReportsService {
   async buildCatsReport() { return Buffer.from('cats report'); }
-}`.replace('(globalThis as any)', 'globalThis').replace('(globalThis as any)', 'globalThis'),
-        'reports/reports.module': `import { Module } from '@nestjs/common';
+}`
+            .replace('(globalThis as any)', 'globalThis')
+            .replace('(globalThis as any)', 'globalThis'),
+          'reports/reports.module': `import { Module } from '@nestjs/common';
 import { ReportsService } from './reports.service';
 @Module({ providers: [ReportsService] })
 export class ReportsModule {}`,
-      },
-    });
-    const {CatsService} = set.require('cats.service');
-    (globalThis as any).__reportsLoaded = 0;
-    @Module({providers: [CatsService]})
-    class AppModule {}
-    const memory = memoryLogger();
-    const app = await NestFactory.create(AppModule, {logger: memory.logger, abortOnError: false});
-    await app.init();
-    expect((globalThis as any).__reportsLoaded).toBe(0);
-    const cats = app.get(CatsService);
-    const reportsFirst = await Promise.all([cats.exportReport(), cats.exportReport()]);
-    expect(reportsFirst.map(String)).toEqual(['cats report', 'cats report']);
-    await cats.exportReport();
-    expect((globalThis as any).__reportsLoaded).toBe(1);
-    expect(memory.lines.filter((line) => line.context === 'LazyModuleLoader')).toHaveLength(1);
-    await app.close();
-  });
+        },
+      });
+      const {CatsService} = set.require('cats.service');
+      (globalThis as any).__reportsLoaded = 0;
+      @Module({providers: [CatsService]})
+      class AppModule {}
+      const memory = memoryLogger();
+      const app = await NestFactory.create(AppModule, {logger: memory.logger, abortOnError: false});
+      await app.init();
+      expect((globalThis as any).__reportsLoaded).toBe(0);
+      const cats = app.get(CatsService);
+      const reportsFirst = await Promise.all([cats.exportReport(), cats.exportReport()]);
+      expect(reportsFirst.map(String)).toEqual(['cats report', 'cats report']);
+      await cats.exportReport();
+      expect((globalThis as any).__reportsLoaded).toBe(1);
+      expect(memory.lines.filter((line) => line.context === 'LazyModuleLoader')).toHaveLength(1);
+      await app.close();
+    },
+  );
 }
 
 function lazyParts(calls: string[]) {
@@ -167,7 +200,10 @@ function lazyParts(calls: string[]) {
     }
   }
   @Global()
-  @Module({providers: [Hooked, {provide: APP_GUARD, useClass: DenyAll}, {provide: 'SHARED', useValue: 1}], exports: ['SHARED']})
+  @Module({
+    providers: [Hooked, {provide: APP_GUARD, useClass: DenyAll}, {provide: 'SHARED', useValue: 1}],
+    exports: ['SHARED'],
+  })
   class LazyModule {
     configure(consumer: any) {
       calls.push('configure');
@@ -191,53 +227,67 @@ function lazyParts(calls: string[]) {
   return {LazyModule, AppModule};
 }
 
-claim(`${page}#what-does-not-apply-to-lazy-modules`, 'a module loaded after init() gets no lifecycle hooks, no configure() call, no effect from its APP_GUARD, and @Global() does not make it global', async () => {
-  const calls: string[] = [];
-  const {LazyModule, AppModule} = lazyParts(calls);
-  const app = await NestFactory.create(AppModule, options);
-  const base = await listen(app);
-  const loader = app.get(LazyModuleLoader);
-  await loader.load(() => LazyModule);
-  expect((await fetch(base)).status).toBe(200);
-  @Injectable()
-  class NeedsShared {
-    constructor(@(nest('@nestjs/common').Inject('SHARED')) readonly shared: number) {}
-  }
-  @Module({providers: [NeedsShared]})
-  class OtherLazyModule {}
-  const error = await loader.load(() => OtherLazyModule).then(
-    () => null,
-    (e: Error) => e,
-  );
-  expect(error?.message).toMatch(/^Nest can't resolve dependencies of the NeedsShared \(\?\)/);
-  await app.close();
-  expect(calls).toEqual([]);
-});
-
-claim(`${page}#what-does-not-apply-to-lazy-modules`, 'a module loaded before init() is initialized with the others (hooks, configure() and its middleware run), but its APP_GUARD still has no effect', async () => {
-  const calls: string[] = [];
-  const {LazyModule, AppModule} = lazyParts(calls);
-  const app = await NestFactory.create(AppModule, options);
-  await app.get(LazyModuleLoader).load(() => LazyModule);
-  const base = await listen(app);
-  expect((await fetch(base)).status).toBe(200);
-  await app.close();
-  expect(calls).toEqual(['configure', 'onModuleInit', 'onApplicationBootstrap', 'middleware']);
-});
-
-claim(`${page}#lazy-loading-controllers-gateways-and-resolvers`, 'a controller of a lazily loaded module gets no route: its path answers 404 after load()', async () => {
-  @Controller('reports')
-  class ReportsController {
-    @Get()
-    list() {
-      return 'reports';
+claim(
+  `${page}#what-does-not-apply-to-lazy-modules`,
+  'a module loaded after init() gets no lifecycle hooks, no configure() call, no effect from its APP_GUARD, and @Global() does not make it global',
+  async () => {
+    const calls: string[] = [];
+    const {LazyModule, AppModule} = lazyParts(calls);
+    const app = await NestFactory.create(AppModule, options);
+    const base = await listen(app);
+    const loader = app.get(LazyModuleLoader);
+    await loader.load(() => LazyModule);
+    expect((await fetch(base)).status).toBe(200);
+    @Injectable()
+    class NeedsShared {
+      constructor(@(nest('@nestjs/common').Inject('SHARED')) readonly shared: number) {}
     }
-  }
-  @Module({controllers: [ReportsController]})
-  class ReportsModule {}
-  const app = await bareApp();
-  const base = await listen(app);
-  await app.get(LazyModuleLoader).load(() => ReportsModule);
-  expect((await fetch(`${base}/reports`)).status).toBe(404);
-  await app.close();
-});
+    @Module({providers: [NeedsShared]})
+    class OtherLazyModule {}
+    const error = await loader
+      .load(() => OtherLazyModule)
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
+    expect(error?.message).toMatch(/^Nest can't resolve dependencies of the NeedsShared \(\?\)/);
+    await app.close();
+    expect(calls).toEqual([]);
+  },
+);
+
+claim(
+  `${page}#what-does-not-apply-to-lazy-modules`,
+  'a module loaded before init() is initialized with the others (hooks, configure() and its middleware run), but its APP_GUARD still has no effect',
+  async () => {
+    const calls: string[] = [];
+    const {LazyModule, AppModule} = lazyParts(calls);
+    const app = await NestFactory.create(AppModule, options);
+    await app.get(LazyModuleLoader).load(() => LazyModule);
+    const base = await listen(app);
+    expect((await fetch(base)).status).toBe(200);
+    await app.close();
+    expect(calls).toEqual(['configure', 'onModuleInit', 'onApplicationBootstrap', 'middleware']);
+  },
+);
+
+claim(
+  `${page}#lazy-loading-controllers-gateways-and-resolvers`,
+  'a controller of a lazily loaded module gets no route: its path answers 404 after load()',
+  async () => {
+    @Controller('reports')
+    class ReportsController {
+      @Get()
+      list() {
+        return 'reports';
+      }
+    }
+    @Module({controllers: [ReportsController]})
+    class ReportsModule {}
+    const app = await bareApp();
+    const base = await listen(app);
+    await app.get(LazyModuleLoader).load(() => ReportsModule);
+    expect((await fetch(`${base}/reports`)).status).toBe(404);
+    await app.close();
+  },
+);

@@ -22,19 +22,30 @@ export class AuditLogger {
     this.entries.push(action);
   }
 }`;
-const auditFile = (lang: 'ts' | 'js') => ({'audit-logger': lang === 'ts' ? auditLogger : auditLoggerJs});
-
-claim(`${page}#retrieving-instances`, 'CatsService.onModuleInit() gets BreedsService of its own module with moduleRef.get()', async () => {
-  const set = samples(page, {under: 'retrieving-instances', files: {'breeds.service': `import { Injectable } from '@nestjs/common';\n@Injectable()\nexport class BreedsService {}`}});
-  const {CatsService} = set.require('cats.service');
-  const {BreedsService} = set.require('breeds.service');
-  @Module({providers: [CatsService, BreedsService]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  expect(app.get(CatsService).breedsService).toBe(app.get(BreedsService));
-  await app.close();
+const auditFile = (lang: 'ts' | 'js') => ({
+  'audit-logger': lang === 'ts' ? auditLogger : auditLoggerJs,
 });
+
+claim(
+  `${page}#retrieving-instances`,
+  'CatsService.onModuleInit() gets BreedsService of its own module with moduleRef.get()',
+  async () => {
+    const set = samples(page, {
+      under: 'retrieving-instances',
+      files: {
+        'breeds.service': `import { Injectable } from '@nestjs/common';\n@Injectable()\nexport class BreedsService {}`,
+      },
+    });
+    const {CatsService} = set.require('cats.service');
+    const {BreedsService} = set.require('breeds.service');
+    @Module({providers: [CatsService, BreedsService]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    expect(app.get(CatsService).breedsService).toBe(app.get(BreedsService));
+    await app.close();
+  },
+);
 
 function twoModules() {
   @Injectable()
@@ -51,211 +62,282 @@ function twoModules() {
   return {BreedsService, BreedsModule, CatsService, CatsModule};
 }
 
-claim(`${page}#retrieving-instances`, 'get() does not find a provider the module only imports ("Nest could not find ..."); { strict: false } finds it', async () => {
-  const {BreedsService, CatsService, CatsModule} = twoModules();
-  const app = await NestFactory.create(CatsModule, options);
-  await app.init();
-  const {moduleRef} = app.get(CatsService);
-  expect(() => moduleRef.get(BreedsService)).toThrow(/^Nest could not find BreedsService element/);
-  expect(moduleRef.get(BreedsService, {strict: false})).toBe(app.get(BreedsService));
-  await app.close();
-});
+claim(
+  `${page}#retrieving-instances`,
+  'get() does not find a provider the module only imports ("Nest could not find ..."); { strict: false } finds it',
+  async () => {
+    const {BreedsService, CatsService, CatsModule} = twoModules();
+    const app = await NestFactory.create(CatsModule, options);
+    await app.init();
+    const {moduleRef} = app.get(CatsService);
+    expect(() => moduleRef.get(BreedsService)).toThrow(
+      /^Nest could not find BreedsService element/,
+    );
+    expect(moduleRef.get(BreedsService, {strict: false})).toBe(app.get(BreedsService));
+    await app.close();
+  },
+);
 
-claim(`${page}#retrieving-instances`, 'get() does not find a provider of a global module either', async () => {
-  @Injectable()
-  class ConfigService {}
-  @Global()
-  @Module({providers: [ConfigService], exports: [ConfigService]})
-  class ConfigModule {}
-  @Injectable()
-  class CatsService {
-    constructor(readonly moduleRef: any) {}
-  }
-  Reflect.defineMetadata('design:paramtypes', [ModuleRef], CatsService);
-  @Module({imports: [ConfigModule], providers: [CatsService]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  expect(() => app.get(CatsService).moduleRef.get(ConfigService)).toThrow(/^Nest could not find/);
-  await app.close();
-});
-
-claim(`${page}#retrieving-instances`, 'with strict: false and a token registered in several modules, get() returns the instance of the module registered last', async () => {
-  @Module({providers: [{provide: 'COLOR', useValue: 'red'}]})
-  class RedModule {}
-  @Module({providers: [{provide: 'COLOR', useValue: 'blue'}]})
-  class BlueModule {}
-  @Injectable()
-  class Probe {
-    constructor(readonly moduleRef: any) {}
-  }
-  Reflect.defineMetadata('design:paramtypes', [ModuleRef], Probe);
-  @Module({imports: [RedModule, BlueModule], providers: [Probe]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  expect(app.get(Probe).moduleRef.get('COLOR', {strict: false})).toBe('blue');
-  await app.close();
-});
-
-claim(`${page}#retrieving-instances`, 'get() of a request-scoped or transient provider throws "... is marked as a scoped provider"', async () => {
-  const {AuditLogger} = compileModule(auditLogger, 'audit-logger');
-  @Injectable({scope: Scope.REQUEST})
-  class PerRequest {}
-  @Module({providers: [AuditLogger, PerRequest]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  const moduleRef = app.get(ModuleRef);
-  expect(() => moduleRef.get(AuditLogger)).toThrow(/AuditLogger is marked as a scoped provider/);
-  expect(() => moduleRef.get(PerRequest)).toThrow(/PerRequest is marked as a scoped provider/);
-  await app.close();
-});
-
-claim(`${page}#retrieving-instances`, 'get() of a provider that is request-scoped only through bubbling does not throw but returns an object whose constructor never ran', async () => {
-  let constructed = 0;
-  @Injectable({scope: Scope.REQUEST})
-  class PerRequest {}
-  @Injectable()
-  class Bubbled {
-    constructor(readonly perRequest: PerRequest) {
-      constructed += 1;
+claim(
+  `${page}#retrieving-instances`,
+  'get() does not find a provider of a global module either',
+  async () => {
+    @Injectable()
+    class ConfigService {}
+    @Global()
+    @Module({providers: [ConfigService], exports: [ConfigService]})
+    class ConfigModule {}
+    @Injectable()
+    class CatsService {
+      constructor(readonly moduleRef: any) {}
     }
-  }
-  @Module({providers: [PerRequest, Bubbled]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  const placeholder = app.get(ModuleRef).get(Bubbled);
-  expect(placeholder).toBeInstanceOf(Bubbled);
-  expect(placeholder.perRequest).toBeUndefined();
-  expect(constructed).toBe(0);
-  await app.close();
-});
-
-for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#resolving-scoped-providers`, `resolve() without a context id gives two AuditLoggers (logs false); with one ContextIdFactory.create() id, one (logs true) (${lang})`, async () => {
-    for (const [nth, expected] of [[3, 'false'], [4, 'true']] as const) {
-      const set = samples(page, {lang, pick: {'cats.service': nth}, files: auditFile(lang)});
-      const {CatsService} = set.require('cats.service');
-      const {AuditLogger} = set.require('audit-logger');
-      @Module({providers: [CatsService, AuditLogger]})
-      class AppModule {}
-      const app = await NestFactory.create(AppModule, options);
-      const {lines} = await captureLog(() => app.init());
-      expect(lines).toEqual([expected]);
-      await app.close();
-    }
-  });
-}
-
-claim(`${page}#resolving-scoped-providers`, 'resolve() of a singleton returns the shared instance, as get() does', async () => {
-  @Injectable()
-  class Shared {}
-  @Module({providers: [Shared]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  const moduleRef = app.get(ModuleRef);
-  expect(await moduleRef.resolve(Shared)).toBe(moduleRef.get(Shared));
-  await app.close();
-});
-
-claim(`${page}#resolving-scoped-providers`, 'introspect() reports REQUEST for a request-scoped or bubbled provider, TRANSIENT for a transient one, DEFAULT for a singleton', async () => {
-  const {AuditLogger} = compileModule(auditLogger, 'audit-logger');
-  @Injectable({scope: Scope.REQUEST})
-  class PerRequest {}
-  @Injectable()
-  class Bubbled {
-    constructor(readonly perRequest: PerRequest) {}
-  }
-  @Injectable()
-  class Plain {}
-  @Module({providers: [AuditLogger, PerRequest, Bubbled, Plain]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  const moduleRef = app.get(ModuleRef);
-  expect(moduleRef.introspect(PerRequest).scope).toBe(Scope.REQUEST);
-  expect(moduleRef.introspect(Bubbled).scope).toBe(Scope.REQUEST);
-  expect(moduleRef.introspect(AuditLogger).scope).toBe(Scope.TRANSIENT);
-  expect(moduleRef.introspect(Plain).scope).toBe(Scope.DEFAULT);
-  // The page's switch: resolve() for the transient logger.
-  const {scope} = moduleRef.introspect(AuditLogger);
-  const logger = scope === Scope.DEFAULT ? moduleRef.get(AuditLogger, {strict: false}) : await moduleRef.resolve(AuditLogger, undefined, {strict: false});
-  expect(logger).toBeInstanceOf(AuditLogger);
-  await app.close();
-});
-
-const requestCatsService = (lang: 'ts' | 'js') =>
-  samples('docs/fundamentals/injection-scopes.md', {lang, pick: {'cats.service': 2}}).sources.get('cats.service')!;
-
-for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#registering-the-request-provider`, `JobsProcessor registers { headers } as the request of its context id, and the request-scoped CatsService reads the job's user (${lang})`, async () => {
-    const set = samples(page, {under: 'registering-the-request-provider', lang, files: {'cats.service': requestCatsService(lang)}});
-    const {JobsProcessor} = set.require('jobs.processor');
-    const {CatsService} = set.require('cats.service');
-    @Module({providers: [JobsProcessor, CatsService]})
+    Reflect.defineMetadata('design:paramtypes', [ModuleRef], CatsService);
+    @Module({imports: [ConfigModule], providers: [CatsService]})
     class AppModule {}
     const app = await NestFactory.create(AppModule, options);
     await app.init();
-    expect(await app.get(JobsProcessor).process({userId: 'u-42'})).toBe('u-42');
+    expect(() => app.get(CatsService).moduleRef.get(ConfigService)).toThrow(/^Nest could not find/);
     await app.close();
-  });
-}
+  },
+);
 
-claim(`${page}#registering-the-request-provider`, 'without registerRequestByContextId(), a provider resolved in a ContextIdFactory.create() sub-tree gets undefined for REQUEST', async () => {
-  @Injectable({scope: Scope.REQUEST})
-  class NeedsRequest {
-    constructor(@Inject(REQUEST) readonly request: unknown) {}
-  }
-  @Module({providers: [NeedsRequest]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  await app.init();
-  const instance = await app.get(ModuleRef).resolve(NeedsRequest, ContextIdFactory.create());
-  expect(instance.request).toBeUndefined();
-  await app.close();
-});
-
-claim(`${page}#getting-current-sub-tree`, 'ContextIdFactory.getByRequest(request) resolves request-scoped providers in the current request\'s sub-tree; the page\'s CatsService.audit() records', async () => {
-  const set = samples(page, {under: 'getting-current-sub-tree', files: {'audit-logger': auditLogger}});
-  const {CatsService} = set.require('cats.service');
-  const {AuditLogger} = set.require('audit-logger');
-  @Injectable({scope: Scope.REQUEST})
-  class Tracker {}
-  @Controller()
-  class AuditController {
-    constructor(
-      @Inject(CatsService) private readonly cats: any,
-      @Inject(Tracker) private readonly tracker: any,
-      @Inject(REQUEST) private readonly request: any,
-      private readonly moduleRef: any,
-    ) {}
-    @Get()
-    async check() {
-      await this.cats.audit('listed cats');
-      const same = await this.moduleRef.resolve(Tracker, ContextIdFactory.getByRequest(this.request));
-      const fresh = await this.moduleRef.resolve(Tracker);
-      return {same: same === this.tracker, fresh: fresh === this.tracker};
+claim(
+  `${page}#retrieving-instances`,
+  'with strict: false and a token registered in several modules, get() returns the instance of the module registered last',
+  async () => {
+    @Module({providers: [{provide: 'COLOR', useValue: 'red'}]})
+    class RedModule {}
+    @Module({providers: [{provide: 'COLOR', useValue: 'blue'}]})
+    class BlueModule {}
+    @Injectable()
+    class Probe {
+      constructor(readonly moduleRef: any) {}
     }
-  }
-  Reflect.defineMetadata('design:paramtypes', [Object, Object, Object, ModuleRef], AuditController);
-  @Module({controllers: [AuditController], providers: [CatsService, AuditLogger, Tracker]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  const base = await listen(app);
-  expect(await (await fetch(base)).json()).toEqual({same: true, fresh: false});
-  await app.close();
-});
+    Reflect.defineMetadata('design:paramtypes', [ModuleRef], Probe);
+    @Module({imports: [RedModule, BlueModule], providers: [Probe]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    expect(app.get(Probe).moduleRef.get('COLOR', {strict: false})).toBe('blue');
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#retrieving-instances`,
+  'get() of a request-scoped or transient provider throws "... is marked as a scoped provider"',
+  async () => {
+    const {AuditLogger} = compileModule(auditLogger, 'audit-logger');
+    @Injectable({scope: Scope.REQUEST})
+    class PerRequest {}
+    @Module({providers: [AuditLogger, PerRequest]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    const moduleRef = app.get(ModuleRef);
+    expect(() => moduleRef.get(AuditLogger)).toThrow(/AuditLogger is marked as a scoped provider/);
+    expect(() => moduleRef.get(PerRequest)).toThrow(/PerRequest is marked as a scoped provider/);
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#retrieving-instances`,
+  'get() of a provider that is request-scoped only through bubbling does not throw but returns an object whose constructor never ran',
+  async () => {
+    let constructed = 0;
+    @Injectable({scope: Scope.REQUEST})
+    class PerRequest {}
+    @Injectable()
+    class Bubbled {
+      constructor(readonly perRequest: PerRequest) {
+        constructed += 1;
+      }
+    }
+    @Module({providers: [PerRequest, Bubbled]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    const placeholder = app.get(ModuleRef).get(Bubbled);
+    expect(placeholder).toBeInstanceOf(Bubbled);
+    expect(placeholder.perRequest).toBeUndefined();
+    expect(constructed).toBe(0);
+    await app.close();
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#instantiating-custom-classes-dynamically`, `create() builds an unregistered CatsFactory with its dependencies, a new one per call, not stored in the container (${lang})`, async () => {
+  claim(
+    `${page}#resolving-scoped-providers`,
+    `resolve() without a context id gives two AuditLoggers (logs false); with one ContextIdFactory.create() id, one (logs true) (${lang})`,
+    async () => {
+      for (const [nth, expected] of [
+        [3, 'false'],
+        [4, 'true'],
+      ] as const) {
+        const set = samples(page, {lang, pick: {'cats.service': nth}, files: auditFile(lang)});
+        const {CatsService} = set.require('cats.service');
+        const {AuditLogger} = set.require('audit-logger');
+        @Module({providers: [CatsService, AuditLogger]})
+        class AppModule {}
+        const app = await NestFactory.create(AppModule, options);
+        const {lines} = await captureLog(() => app.init());
+        expect(lines).toEqual([expected]);
+        await app.close();
+      }
+    },
+  );
+}
+
+claim(
+  `${page}#resolving-scoped-providers`,
+  'resolve() of a singleton returns the shared instance, as get() does',
+  async () => {
+    @Injectable()
+    class Shared {}
+    @Module({providers: [Shared]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    const moduleRef = app.get(ModuleRef);
+    expect(await moduleRef.resolve(Shared)).toBe(moduleRef.get(Shared));
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#resolving-scoped-providers`,
+  'introspect() reports REQUEST for a request-scoped or bubbled provider, TRANSIENT for a transient one, DEFAULT for a singleton',
+  async () => {
+    const {AuditLogger} = compileModule(auditLogger, 'audit-logger');
+    @Injectable({scope: Scope.REQUEST})
+    class PerRequest {}
+    @Injectable()
+    class Bubbled {
+      constructor(readonly perRequest: PerRequest) {}
+    }
+    @Injectable()
+    class Plain {}
+    @Module({providers: [AuditLogger, PerRequest, Bubbled, Plain]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    const moduleRef = app.get(ModuleRef);
+    expect(moduleRef.introspect(PerRequest).scope).toBe(Scope.REQUEST);
+    expect(moduleRef.introspect(Bubbled).scope).toBe(Scope.REQUEST);
+    expect(moduleRef.introspect(AuditLogger).scope).toBe(Scope.TRANSIENT);
+    expect(moduleRef.introspect(Plain).scope).toBe(Scope.DEFAULT);
+    // The page's switch: resolve() for the transient logger.
+    const {scope} = moduleRef.introspect(AuditLogger);
+    const logger =
+      scope === Scope.DEFAULT
+        ? moduleRef.get(AuditLogger, {strict: false})
+        : await moduleRef.resolve(AuditLogger, undefined, {strict: false});
+    expect(logger).toBeInstanceOf(AuditLogger);
+    await app.close();
+  },
+);
+
+const requestCatsService = (lang: 'ts' | 'js') =>
+  samples('docs/fundamentals/injection-scopes.md', {lang, pick: {'cats.service': 2}}).sources.get(
+    'cats.service',
+  )!;
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(
+    `${page}#registering-the-request-provider`,
+    `JobsProcessor registers { headers } as the request of its context id, and the request-scoped CatsService reads the job's user (${lang})`,
+    async () => {
+      const set = samples(page, {
+        under: 'registering-the-request-provider',
+        lang,
+        files: {'cats.service': requestCatsService(lang)},
+      });
+      const {JobsProcessor} = set.require('jobs.processor');
+      const {CatsService} = set.require('cats.service');
+      @Module({providers: [JobsProcessor, CatsService]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, options);
+      await app.init();
+      expect(await app.get(JobsProcessor).process({userId: 'u-42'})).toBe('u-42');
+      await app.close();
+    },
+  );
+}
+
+claim(
+  `${page}#registering-the-request-provider`,
+  'without registerRequestByContextId(), a provider resolved in a ContextIdFactory.create() sub-tree gets undefined for REQUEST',
+  async () => {
+    @Injectable({scope: Scope.REQUEST})
+    class NeedsRequest {
+      constructor(@Inject(REQUEST) readonly request: unknown) {}
+    }
+    @Module({providers: [NeedsRequest]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    const instance = await app.get(ModuleRef).resolve(NeedsRequest, ContextIdFactory.create());
+    expect(instance.request).toBeUndefined();
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#getting-current-sub-tree`,
+  "ContextIdFactory.getByRequest(request) resolves request-scoped providers in the current request's sub-tree; the page's CatsService.audit() records",
+  async () => {
     const set = samples(page, {
-      under: 'instantiating-custom-classes-dynamically',
-      lang,
-      files: {
-        'cats.factory': `import { Dependencies, Injectable } from '@nestjs/common';
+      under: 'getting-current-sub-tree',
+      files: {'audit-logger': auditLogger},
+    });
+    const {CatsService} = set.require('cats.service');
+    const {AuditLogger} = set.require('audit-logger');
+    @Injectable({scope: Scope.REQUEST})
+    class Tracker {}
+    @Controller()
+    class AuditController {
+      constructor(
+        @Inject(CatsService) private readonly cats: any,
+        @Inject(Tracker) private readonly tracker: any,
+        @Inject(REQUEST) private readonly request: any,
+        private readonly moduleRef: any,
+      ) {}
+      @Get()
+      async check() {
+        await this.cats.audit('listed cats');
+        const same = await this.moduleRef.resolve(
+          Tracker,
+          ContextIdFactory.getByRequest(this.request),
+        );
+        const fresh = await this.moduleRef.resolve(Tracker);
+        return {same: same === this.tracker, fresh: fresh === this.tracker};
+      }
+    }
+    Reflect.defineMetadata(
+      'design:paramtypes',
+      [Object, Object, Object, ModuleRef],
+      AuditController,
+    );
+    @Module({controllers: [AuditController], providers: [CatsService, AuditLogger, Tracker]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    const base = await listen(app);
+    expect(await (await fetch(base)).json()).toEqual({same: true, fresh: false});
+    await app.close();
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(
+    `${page}#instantiating-custom-classes-dynamically`,
+    `create() builds an unregistered CatsFactory with its dependencies, a new one per call, not stored in the container (${lang})`,
+    async () => {
+      const set = samples(page, {
+        under: 'instantiating-custom-classes-dynamically',
+        lang,
+        files: {
+          'cats.factory': `import { Dependencies, Injectable } from '@nestjs/common';
 import { BreedsService } from './breeds.service';
 @Injectable()
 @Dependencies(BreedsService)
@@ -264,53 +346,64 @@ export class CatsFactory {
     this.breeds = breeds;
   }
 }`,
-        'breeds.service': `import { Injectable } from '@nestjs/common';\n@Injectable()\nexport class BreedsService {}`,
-      },
-    });
-    const {CatsService} = set.require('cats.service');
-    const {CatsFactory} = set.require('cats.factory');
-    const {BreedsService} = set.require('breeds.service');
-    @Module({providers: [CatsService, BreedsService]})
-    class AppModule {}
-    const app = await NestFactory.create(AppModule, options);
-    await app.init();
-    const {catsFactory} = app.get(CatsService);
-    expect(catsFactory).toBeInstanceOf(CatsFactory);
-    expect(catsFactory.breeds).toBe(app.get(BreedsService));
-    const another = await app.get(ModuleRef).create(CatsFactory);
-    expect(another).not.toBe(catsFactory);
-    expect(() => app.get(CatsFactory)).toThrow(/Nest could not find CatsFactory/);
-    await app.close();
-  });
+          'breeds.service': `import { Injectable } from '@nestjs/common';\n@Injectable()\nexport class BreedsService {}`,
+        },
+      });
+      const {CatsService} = set.require('cats.service');
+      const {CatsFactory} = set.require('cats.factory');
+      const {BreedsService} = set.require('breeds.service');
+      @Module({providers: [CatsService, BreedsService]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, options);
+      await app.init();
+      const {catsFactory} = app.get(CatsService);
+      expect(catsFactory).toBeInstanceOf(CatsFactory);
+      expect(catsFactory.breeds).toBe(app.get(BreedsService));
+      const another = await app.get(ModuleRef).create(CatsFactory);
+      expect(another).not.toBe(catsFactory);
+      expect(() => app.get(CatsFactory)).toThrow(/Nest could not find CatsFactory/);
+      await app.close();
+    },
+  );
 }
 
-claim(`${page}#instantiating-custom-classes-dynamically`, 'app.get() searches every module by default (a provider of an imported module is found)', async () => {
-  const {BreedsService, CatsModule} = twoModules();
-  const app = await NestFactory.create(CatsModule, options);
-  await app.init();
-  expect(app.get(BreedsService)).toBeInstanceOf(BreedsService);
-  await app.close();
-});
+claim(
+  `${page}#instantiating-custom-classes-dynamically`,
+  'app.get() searches every module by default (a provider of an imported module is found)',
+  async () => {
+    const {BreedsService, CatsModule} = twoModules();
+    const app = await NestFactory.create(CatsModule, options);
+    await app.init();
+    expect(app.get(BreedsService)).toBeInstanceOf(BreedsService);
+    await app.close();
+  },
+);
 
-claim(`${page}#retrieving-instances`, 'get() finds providers, controllers and enhancers bound with @UseGuards() by their class token; the class name as a string finds nothing', async () => {
-  @Injectable()
-  class BreedsService {}
-  @Injectable()
-  class AuthGuard {
-    canActivate() {
-      return true;
+claim(
+  `${page}#retrieving-instances`,
+  'get() finds providers, controllers and enhancers bound with @UseGuards() by their class token; the class name as a string finds nothing',
+  async () => {
+    @Injectable()
+    class BreedsService {}
+    @Injectable()
+    class AuthGuard {
+      canActivate() {
+        return true;
+      }
     }
-  }
-  @Controller()
-  class CatsController {}
-  nest('@nestjs/common').UseGuards(AuthGuard)(CatsController);
-  @Module({controllers: [CatsController], providers: [BreedsService]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, options);
-  const moduleRef = app.get(ModuleRef);
-  expect(moduleRef.get(BreedsService)).toBeInstanceOf(BreedsService);
-  expect(moduleRef.get(CatsController)).toBeInstanceOf(CatsController);
-  expect(moduleRef.get(AuthGuard)).toBeInstanceOf(AuthGuard);
-  expect(() => moduleRef.get('BreedsService')).toThrow(/^Nest could not find BreedsService element/);
-  await app.close();
-});
+    @Controller()
+    class CatsController {}
+    nest('@nestjs/common').UseGuards(AuthGuard)(CatsController);
+    @Module({controllers: [CatsController], providers: [BreedsService]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    const moduleRef = app.get(ModuleRef);
+    expect(moduleRef.get(BreedsService)).toBeInstanceOf(BreedsService);
+    expect(moduleRef.get(CatsController)).toBeInstanceOf(CatsController);
+    expect(moduleRef.get(AuthGuard)).toBeInstanceOf(AuthGuard);
+    expect(() => moduleRef.get('BreedsService')).toThrow(
+      /^Nest could not find BreedsService element/,
+    );
+    await app.close();
+  },
+);

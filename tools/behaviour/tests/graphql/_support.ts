@@ -13,7 +13,10 @@ export interface Started {
 }
 
 /** Starts `module` (Express unless an adapter is given), listening on a free loopback port. */
-export async function start(module: unknown, options: {adapter?: unknown; logger?: any; before?: (app: any) => void | Promise<void>} = {}): Promise<Started> {
+export async function start(
+  module: unknown,
+  options: {adapter?: unknown; logger?: any; before?: (app: any) => void | Promise<void>} = {},
+): Promise<Started> {
   const appOptions = {logger: options.logger ?? false};
   const app = options.adapter
     ? await NestFactory.create(module, options.adapter, appOptions)
@@ -30,7 +33,12 @@ export interface GqlResponse {
 }
 
 /** POSTs a GraphQL operation as JSON. */
-export async function gql(url: string, query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}): Promise<GqlResponse> {
+export async function gql(
+  url: string,
+  query: string,
+  variables?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<GqlResponse> {
   const response = await fetch(url, {
     method: 'POST',
     headers: {'content-type': 'application/json', ...headers},

@@ -19,10 +19,13 @@ function fence(filename: string, nth = 1): string {
 /** Compiles a page file under `key`; its relative imports read the registry (by the path they name). */
 function load(key: string, source: string): any {
   const dir = posix.dirname(key);
-  const rewritten = source.replace(/import\s+(\{[^}]+\})\s+from\s+'(\.[^']+)';/g, (_, names: string, spec: string) => {
-    const target = posix.normalize(posix.join(dir, spec));
-    return `const ${names.replace(/\s+as\s+/g, ': ')} = (globalThis as any).__fed[${JSON.stringify(target)}];`;
-  });
+  const rewritten = source.replace(
+    /import\s+(\{[^}]+\})\s+from\s+'(\.[^']+)';/g,
+    (_, names: string, spec: string) => {
+      const target = posix.normalize(posix.join(dir, spec));
+      return `const ${names.replace(/\s+as\s+/g, ': ')} = (globalThis as any).__fed[${JSON.stringify(target)}];`;
+    },
+  );
   registry[key] = compileModule(rewritten, key.replace(/\W+/g, '-'));
   return registry[key];
 }
@@ -55,26 +58,47 @@ describe('schema first services behind a gateway', () => {
   let posts: Started;
   let gateway: Started;
   beforeAll(async () => {
-    const usersDir = tempDir({'users.graphql': fragment(page, 'users-service', 'type User @key').value});
-    const postsDir = tempDir({'posts.graphql': fragment(page, 'posts-service', 'type Post @key').value});
+    const usersDir = tempDir({
+      'users.graphql': fragment(page, 'users-service', 'type User @key').value,
+    });
+    const postsDir = tempDir({
+      'posts.graphql': fragment(page, 'posts-service', 'type Post @key').value,
+    });
     // users service
     load('users/users.service', fence('users/users.service'));
     load('users/users.resolver', fence('users/users.resolver', 1));
-    const {AppModule: UsersApp} = load('users-app', fence('app.module', 1).replace("typePaths: ['**/*.graphql']", `typePaths: ['${usersDir}/*.graphql']`));
-    users = await start(UsersApp, {before: (app) => app.use((req: any, _res: unknown, next: () => void) => {
-      usersSaw.push(req.headers.authorization);
-      next();
-    })});
+    const {AppModule: UsersApp} = load(
+      'users-app',
+      fence('app.module', 1).replace(
+        "typePaths: ['**/*.graphql']",
+        `typePaths: ['${usersDir}/*.graphql']`,
+      ),
+    );
+    users = await start(UsersApp, {
+      before: (app) =>
+        app.use((req: any, _res: unknown, next: () => void) => {
+          usersSaw.push(req.headers.authorization);
+          next();
+        }),
+    });
     // posts service
     load('posts/posts.service', postsService);
     load('posts/posts.resolver', fence('posts/posts.resolver', 1));
     load('posts/users.resolver', fence('posts/users.resolver', 1));
-    const {AppModule: PostsApp} = load('posts-app', fence('app.module', 2).replace("typePaths: ['**/*.graphql']", `typePaths: ['${postsDir}/*.graphql']`));
+    const {AppModule: PostsApp} = load(
+      'posts-app',
+      fence('app.module', 2).replace(
+        "typePaths: ['**/*.graphql']",
+        `typePaths: ['${postsDir}/*.graphql']`,
+      ),
+    );
     posts = await start(PostsApp);
     // gateway
     const {AppModule: GatewayApp} = load(
       'gateway-app',
-      fence('app.module', 5).replace("'http://localhost:3001/graphql'", `'${users.base}/graphql'`).replace("'http://localhost:3002/graphql'", `'${posts.base}/graphql'`),
+      fence('app.module', 5)
+        .replace("'http://localhost:3001/graphql'", `'${users.base}/graphql'`)
+        .replace("'http://localhost:3002/graphql'", `'${posts.base}/graphql'`),
     );
     gateway = await start(GatewayApp);
   });
@@ -84,52 +108,94 @@ describe('schema first services behind a gateway', () => {
     await users?.close();
   });
 
-  claim(`${page}#running-the-services`, 'a service answers _service { sdl } with its SDL, federation directives included', async () => {
-    const {body} = await gql(`${users.base}/graphql`, sdlQuery());
-    expect(body.data._service.sdl).toContain('type User @key(fields: "id")');
-    expect(body.data._service.sdl).toContain('extend type Query');
-  });
+  claim(
+    `${page}#running-the-services`,
+    'a service answers _service { sdl } with its SDL, federation directives included',
+    async () => {
+      const {body} = await gql(`${users.base}/graphql`, sdlQuery());
+      expect(body.data._service.sdl).toContain('type User @key(fields: "id")');
+      expect(body.data._service.sdl).toContain('extend type Query');
+    },
+  );
 
-  claim(`${page}#users-service`, 'the users service resolves _entities references through @ResolveReference()', async () => {
-    const query = fragment(page, 'how-the-gateway-resolves-a-query', '_entities').value;
-    const variables = JSON.parse(fragment(page, 'how-the-gateway-resolves-a-query', '"representations"').value);
-    const {body} = await gql(`${users.base}/graphql`, query, variables);
-    expect(body).toEqual({data: {_entities: [{name: 'Ada'}, {name: 'Linus'}]}});
-  });
+  claim(
+    `${page}#users-service`,
+    'the users service resolves _entities references through @ResolveReference()',
+    async () => {
+      const query = fragment(page, 'how-the-gateway-resolves-a-query', '_entities').value;
+      const variables = JSON.parse(
+        fragment(page, 'how-the-gateway-resolves-a-query', '"representations"').value,
+      );
+      const {body} = await gql(`${users.base}/graphql`, query, variables);
+      expect(body).toEqual({data: {_entities: [{name: 'Ada'}, {name: 'Linus'}]}});
+    },
+  );
 
-  claim(`${page}#posts-service`, 'without a reference resolver, the posts service uses the reference itself as the parent of User.posts', async () => {
-    const {body} = await gql(`${posts.base}/graphql`, 'query($r: [_Any!]!) { _entities(representations: $r) { ... on User { posts { title } } } }', {r: [{__typename: 'User', id: '1'}]});
-    expect(body).toEqual({data: {_entities: [{posts: [{title: 'Federation in practice'}]}]}});
-  });
+  claim(
+    `${page}#posts-service`,
+    'without a reference resolver, the posts service uses the reference itself as the parent of User.posts',
+    async () => {
+      const {body} = await gql(
+        `${posts.base}/graphql`,
+        'query($r: [_Any!]!) { _entities(representations: $r) { ... on User { posts { title } } } }',
+        {r: [{__typename: 'User', id: '1'}]},
+      );
+      expect(body).toEqual({data: {_entities: [{posts: [{title: 'Federation in practice'}]}]}});
+    },
+  );
 
-  claim(`${page}#federated-gateway`, 'the gateway composes both services: one query combines posts, their authors and the authors’ posts', async () => {
-    const {body} = await gql(`${gateway.base}/graphql`, fragment(page, 'federated-gateway', 'PostsWithAuthors').value);
-    expectOutput(page, 'gateway-response', body);
-  });
+  claim(
+    `${page}#federated-gateway`,
+    'the gateway composes both services: one query combines posts, their authors and the authors’ posts',
+    async () => {
+      const {body} = await gql(
+        `${gateway.base}/graphql`,
+        fragment(page, 'federated-gateway', 'PostsWithAuthors').value,
+      );
+      expectOutput(page, 'gateway-response', body);
+    },
+  );
 
-  claim(`${page}#federated-gateway`, 'the gateway ignores playground: GET with Accept: text/html shows Apollo’s own landing page, not GraphQL Playground', async () => {
-    const html = await (await fetch(`${gateway.base}/graphql`, {headers: {accept: 'text/html'}})).text();
-    expect(html).not.toMatch(/GraphQL Playground/);
-    expect(html).toMatch(/apollo/i);
-  });
+  claim(
+    `${page}#federated-gateway`,
+    'the gateway ignores playground: GET with Accept: text/html shows Apollo’s own landing page, not GraphQL Playground',
+    async () => {
+      const html = await (
+        await fetch(`${gateway.base}/graphql`, {headers: {accept: 'text/html'}})
+      ).text();
+      expect(html).not.toMatch(/GraphQL Playground/);
+      expect(html).toMatch(/apollo/i);
+    },
+  );
 
-  claim(`${page}#sharing-context`, 'with the data source from GATEWAY_BUILD_SERVICE, the client’s Authorization header reaches the services', async () => {
-    load('authenticated-data-source', fence('authenticated-data-source'));
-    load('build-service.module', fence('build-service.module'));
-    const {AppModule} = load(
-      'gateway-auth-app',
-      fence('app.module', 6).replace("'http://localhost:3001/graphql'", `'${users.base}/graphql'`).replace("'http://localhost:3002/graphql'", `'${posts.base}/graphql'`),
-    );
-    const authGateway = await start(AppModule);
-    try {
-      usersSaw.length = 0;
-      const {body} = await gql(`${authGateway.base}/graphql`, '{ latestPosts { author { name } } }', undefined, {authorization: 'Bearer t0k3n'});
-      expect(body).toEqual({data: {latestPosts: [{author: {name: 'Ada'}}]}});
-      expect(usersSaw).toContain('Bearer t0k3n');
-    } finally {
-      await authGateway.close();
-    }
-  });
+  claim(
+    `${page}#sharing-context`,
+    'with the data source from GATEWAY_BUILD_SERVICE, the client’s Authorization header reaches the services',
+    async () => {
+      load('authenticated-data-source', fence('authenticated-data-source'));
+      load('build-service.module', fence('build-service.module'));
+      const {AppModule} = load(
+        'gateway-auth-app',
+        fence('app.module', 6)
+          .replace("'http://localhost:3001/graphql'", `'${users.base}/graphql'`)
+          .replace("'http://localhost:3002/graphql'", `'${posts.base}/graphql'`),
+      );
+      const authGateway = await start(AppModule);
+      try {
+        usersSaw.length = 0;
+        const {body} = await gql(
+          `${authGateway.base}/graphql`,
+          '{ latestPosts { author { name } } }',
+          undefined,
+          {authorization: 'Bearer t0k3n'},
+        );
+        expect(body).toEqual({data: {latestPosts: [{author: {name: 'Ada'}}]}});
+        expect(usersSaw).toContain('Bearer t0k3n');
+      } finally {
+        await authGateway.close();
+      }
+    },
+  );
 });
 
 describe('code first posts service', () => {
@@ -138,7 +204,13 @@ describe('code first posts service', () => {
   beforeAll(async () => {
     // Flattened by file name, the posts service's user.model and users.resolver come last on the page and win.
     const set = samples(page, {
-      pick: {'posts/models/user.model': 1, 'posts/models/post.model': 1, 'posts/posts.resolver': 2, 'posts/users.resolver': 2, 'app.module': 4},
+      pick: {
+        'posts/models/user.model': 1,
+        'posts/models/post.model': 1,
+        'posts/posts.resolver': 2,
+        'posts/users.resolver': 2,
+        'app.module': 4,
+      },
       files: {'posts/posts.service': postsService},
     });
     withOrphans = await start(set.require('app.module').AppModule);
@@ -146,7 +218,10 @@ describe('code first posts service', () => {
     const {PostsResolver} = set.require('posts/posts.resolver');
     const {UsersResolver} = set.require('posts/users.resolver');
     const {PostsService} = set.require('posts/posts.service');
-    @Module({imports: [GraphQLFederationModule.forRoot({autoSchemaFile: true})], providers: [PostsResolver, UsersResolver, PostsService]})
+    @Module({
+      imports: [GraphQLFederationModule.forRoot({autoSchemaFile: true})],
+      providers: [PostsResolver, UsersResolver, PostsService],
+    })
     class PlainApp {}
     without = await start(PlainApp);
   });
@@ -155,87 +230,142 @@ describe('code first posts service', () => {
     await without?.close();
   });
 
-  claim(`${page}#posts-service-1`, 'the extension of User is in the service SDL with and without orphanedTypes (Post.author reaches it)', async () => {
-    const a = (await gql(`${withOrphans.base}/graphql`, sdlQuery())).body.data._service.sdl;
-    const b = (await gql(`${without.base}/graphql`, sdlQuery())).body.data._service.sdl;
-    for (const sdl of [a, b]) {
-      expect(sdl).toMatch(/type User @extends @key\(fields: "id"\) \{\s*id: ID! @external\s*posts: \[Post!\]!\s*\}/);
-    }
-  });
+  claim(
+    `${page}#posts-service-1`,
+    'the extension of User is in the service SDL with and without orphanedTypes (Post.author reaches it)',
+    async () => {
+      const a = (await gql(`${withOrphans.base}/graphql`, sdlQuery())).body.data._service.sdl;
+      const b = (await gql(`${without.base}/graphql`, sdlQuery())).body.data._service.sdl;
+      for (const sdl of [a, b]) {
+        expect(sdl).toMatch(
+          /type User @extends @key\(fields: "id"\) \{\s*id: ID! @external\s*posts: \[Post!\]!\s*\}/,
+        );
+      }
+    },
+  );
 });
 
-claim(`${page}#limitations`, 'subscriptions in a federated service stop it with "No support for subscriptions yet when using Apollo Federation"', async () => {
-  const {GraphQLFederationModule} = nest('@nestjs/graphql');
-  const dir = tempDir({'s.graphql': 'type Thing @key(fields: "id") {\n  id: ID!\n}\n\nextend type Query {\n  thing: Thing\n}\n'});
-  @Module({imports: [GraphQLFederationModule.forRoot({typePaths: [`${dir}/*.graphql`], installSubscriptionHandlers: true})]})
-  class AppModule {}
-  await expect(start(AppModule)).rejects.toThrow('No support for subscriptions yet when using Apollo Federation');
-});
+claim(
+  `${page}#limitations`,
+  'subscriptions in a federated service stop it with "No support for subscriptions yet when using Apollo Federation"',
+  async () => {
+    const {GraphQLFederationModule} = nest('@nestjs/graphql');
+    const dir = tempDir({
+      's.graphql':
+        'type Thing @key(fields: "id") {\n  id: ID!\n}\n\nextend type Query {\n  thing: Thing\n}\n',
+    });
+    @Module({
+      imports: [
+        GraphQLFederationModule.forRoot({
+          typePaths: [`${dir}/*.graphql`],
+          installSubscriptionHandlers: true,
+        }),
+      ],
+    })
+    class AppModule {}
+    await expect(start(AppModule)).rejects.toThrow(
+      'No support for subscriptions yet when using Apollo Federation',
+    );
+  },
+);
 
-claim(`${page}#limitations`, 'a service registered with the plain GraphQLModule does not expose _service', async () => {
-  const {GraphQLModule, Resolver, Query} = nest('@nestjs/graphql');
-  @Resolver()
-  class Plain {
-    @Query(() => String)
-    hello() {
-      return 'x';
+claim(
+  `${page}#limitations`,
+  'a service registered with the plain GraphQLModule does not expose _service',
+  async () => {
+    const {GraphQLModule, Resolver, Query} = nest('@nestjs/graphql');
+    @Resolver()
+    class Plain {
+      @Query(() => String)
+      hello() {
+        return 'x';
+      }
     }
-  }
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [Plain]})
-  class AppModule {}
-  const started = await start(AppModule);
-  try {
-    const {body} = await gql(`${started.base}/graphql`, '{ _service { sdl } }');
-    expect(body.errors[0].message).toBe('Cannot query field "_service" on type "Query".');
-  } finally {
-    await started.close();
-  }
-});
+    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [Plain]})
+    class AppModule {}
+    const started = await start(AppModule);
+    try {
+      const {body} = await gql(`${started.base}/graphql`, '{ _service { sdl } }');
+      expect(body.errors[0].message).toBe('Cannot query field "_service" on type "Query".');
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#computed-fields-with-requires`, 'with @requires, the gateway fetches name from the users service first and the posts service finds it on the parent', async () => {
-  const {Resolver, ResolveField, Parent, Query} = nest('@nestjs/graphql');
-  const {GraphQLFederationModule} = nest('@nestjs/graphql');
-  const usersDir = tempDir({'users.graphql': fragment(page, 'users-service', 'type User @key').value});
-  const postsSdl = 'type Post @key(fields: "id") {\n  id: ID!\n  title: String!\n  author: User\n}\n\n' + fragment(page, 'computed-fields-with-requires', 'signature: String! @requires').value + '\nextend type Query {\n  latestPosts: [Post!]!\n}\n';
-  const postsDir = tempDir({'posts.graphql': postsSdl});
-  @Resolver('Post')
-  class PostsResolver {
-    @Query()
-    latestPosts() {
-      return [{id: '10', title: 'Federation in practice', authorId: '1'}];
+claim(
+  `${page}#computed-fields-with-requires`,
+  'with @requires, the gateway fetches name from the users service first and the posts service finds it on the parent',
+  async () => {
+    const {Resolver, ResolveField, Parent, Query} = nest('@nestjs/graphql');
+    const {GraphQLFederationModule} = nest('@nestjs/graphql');
+    const usersDir = tempDir({
+      'users.graphql': fragment(page, 'users-service', 'type User @key').value,
+    });
+    const postsSdl =
+      'type Post @key(fields: "id") {\n  id: ID!\n  title: String!\n  author: User\n}\n\n' +
+      fragment(page, 'computed-fields-with-requires', 'signature: String! @requires').value +
+      '\nextend type Query {\n  latestPosts: [Post!]!\n}\n';
+    const postsDir = tempDir({'posts.graphql': postsSdl});
+    @Resolver('Post')
+    class PostsResolver {
+      @Query()
+      latestPosts() {
+        return [{id: '10', title: 'Federation in practice', authorId: '1'}];
+      }
+      @ResolveField()
+      author(@Parent() post: {authorId: string}) {
+        return {__typename: 'User', id: post.authorId};
+      }
     }
-    @ResolveField()
-    author(@Parent() post: {authorId: string}) {
-      return {__typename: 'User', id: post.authorId};
+    @Resolver('User')
+    class UsersResolver {
+      @ResolveField()
+      signature(@Parent() user: {name: string}) {
+        return `Posted by ${user.name}`;
+      }
+      @ResolveField()
+      posts() {
+        return [];
+      }
     }
-  }
-  @Resolver('User')
-  class UsersResolver {
-    @ResolveField()
-    signature(@Parent() user: {name: string}) {
-      return `Posted by ${user.name}`;
+    load('users/users.service', fence('users/users.service'));
+    load('users/users.resolver', fence('users/users.resolver', 1));
+    const {AppModule: UsersApp} = load(
+      'users-app-requires',
+      fence('app.module', 1).replace(
+        "typePaths: ['**/*.graphql']",
+        `typePaths: ['${usersDir}/*.graphql']`,
+      ),
+    );
+    @Module({
+      imports: [GraphQLFederationModule.forRoot({typePaths: [`${postsDir}/*.graphql`]})],
+      providers: [PostsResolver, UsersResolver],
+    })
+    class PostsApp {}
+    const users = await start(UsersApp);
+    const posts = await start(PostsApp);
+    const {AppModule: GatewayApp} = load(
+      'gateway-app-requires',
+      fence('app.module', 5)
+        .replace("'http://localhost:3001/graphql'", `'${users.base}/graphql'`)
+        .replace("'http://localhost:3002/graphql'", `'${posts.base}/graphql'`),
+    );
+    const gateway = await start(GatewayApp);
+    try {
+      const {body} = await gql(
+        `${gateway.base}/graphql`,
+        '{ latestPosts { title author { signature } } }',
+      );
+      expect(body).toEqual({
+        data: {
+          latestPosts: [{title: 'Federation in practice', author: {signature: 'Posted by Ada'}}],
+        },
+      });
+    } finally {
+      await gateway.close();
+      await posts.close();
+      await users.close();
     }
-    @ResolveField()
-    posts() {
-      return [];
-    }
-  }
-  load('users/users.service', fence('users/users.service'));
-  load('users/users.resolver', fence('users/users.resolver', 1));
-  const {AppModule: UsersApp} = load('users-app-requires', fence('app.module', 1).replace("typePaths: ['**/*.graphql']", `typePaths: ['${usersDir}/*.graphql']`));
-  @Module({imports: [GraphQLFederationModule.forRoot({typePaths: [`${postsDir}/*.graphql`]})], providers: [PostsResolver, UsersResolver]})
-  class PostsApp {}
-  const users = await start(UsersApp);
-  const posts = await start(PostsApp);
-  const {AppModule: GatewayApp} = load('gateway-app-requires',
-    fence('app.module', 5).replace("'http://localhost:3001/graphql'", `'${users.base}/graphql'`).replace("'http://localhost:3002/graphql'", `'${posts.base}/graphql'`));
-  const gateway = await start(GatewayApp);
-  try {
-    const {body} = await gql(`${gateway.base}/graphql`, '{ latestPosts { title author { signature } } }');
-    expect(body).toEqual({data: {latestPosts: [{title: 'Federation in practice', author: {signature: 'Posted by Ada'}}]}});
-  } finally {
-    await gateway.close();
-    await posts.close();
-    await users.close();
-  }
-});
+  },
+);

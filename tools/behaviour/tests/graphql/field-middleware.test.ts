@@ -30,36 +30,49 @@ export class R {
   ${extra ? '@Query(() => [Extra]) extras() { return [{ secret: "4111111111111111", plain: "p" }]; }' : ''}
 }`);
   const {CatsResolver} = set.require('cats/cats.resolver');
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true, ...(context ? {context} : {}), ...options})], providers: [R, CatsResolver]})
+  @Module({
+    imports: [
+      GraphQLModule.forRoot({autoSchemaFile: true, ...(context ? {context} : {}), ...options}),
+    ],
+    providers: [R, CatsResolver],
+  })
   class AppModule {}
   return start(AppModule);
 }
 
-claim(`${page}#getting-started`, 'the logger middleware on Cat.name logs "Cat.name = Tom"; age and breed are untouched', async () => {
-  const out = capture();
-  const started = await catsApp();
-  try {
-    const {body} = await gql(`${started.base}/graphql`, '{ cats { name age breed } }');
-    expect(body).toEqual({data: {cats: [{name: 'Tom', age: 3, breed: 'Tabby'}]}});
-  } finally {
-    out.restore();
-    await started.close();
-  }
-  expect(out.lines).toEqual(['Cat.name = Tom']);
-});
+claim(
+  `${page}#getting-started`,
+  'the logger middleware on Cat.name logs "Cat.name = Tom"; age and breed are untouched',
+  async () => {
+    const out = capture();
+    const started = await catsApp();
+    try {
+      const {body} = await gql(`${started.base}/graphql`, '{ cats { name age breed } }');
+      expect(body).toEqual({data: {cats: [{name: 'Tom', age: 3, breed: 'Tabby'}]}});
+    } finally {
+      out.restore();
+      await started.close();
+    }
+    expect(out.lines).toEqual(['Cat.name = Tom']);
+  },
+);
 
-claim(`${page}#changing-the-value`, '@ResolveField() middleware wraps the resolver method', async () => {
-  const out = capture();
-  const started = await catsApp();
-  try {
-    const {body} = await gql(`${started.base}/graphql`, '{ cats { description } }');
-    expect(body).toEqual({data: {cats: [{description: 'Tom is a 3 year old Tabby.'}]}});
-  } finally {
-    out.restore();
-    await started.close();
-  }
-  expect(out.lines).toEqual(['Cat.description = Tom is a 3 year old Tabby.']);
-});
+claim(
+  `${page}#changing-the-value`,
+  '@ResolveField() middleware wraps the resolver method',
+  async () => {
+    const out = capture();
+    const started = await catsApp();
+    try {
+      const {body} = await gql(`${started.base}/graphql`, '{ cats { description } }');
+      expect(body).toEqual({data: {cats: [{description: 'Tom is a 3 year old Tabby.'}]}});
+    } finally {
+      out.restore();
+      await started.close();
+    }
+    expect(out.lines).toEqual(['Cat.description = Tom is a 3 year old Tabby.']);
+  },
+);
 
 const extraType = `
 @ObjectType()
@@ -72,57 +85,75 @@ class Extra {
   @Field({ nullable: true, middleware: [async (ctx, next) => { await next(); return null; }] }) nulled: string;
 }`;
 
-claim(`${page}#changing-the-value`, 'the mask middleware hides all but the last four characters unless req.user has the admin role', async () => {
-  const started = await catsApp(extraType, {}, ({req}: any) => {
-    req.user = req.headers['x-role'] ? {roles: [req.headers['x-role']]} : undefined;
-    return {req};
-  });
-  try {
-    const anonymous = await gql(`${started.base}/graphql`, '{ extras { secret } }');
-    expect(anonymous.body).toEqual({data: {extras: [{secret: '************1111'}]}});
-    const admin = await gql(`${started.base}/graphql`, '{ extras { secret } }', undefined, {'x-role': 'admin'});
-    expect(admin.body).toEqual({data: {extras: [{secret: '4111111111111111'}]}});
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#changing-the-value`,
+  'the mask middleware hides all but the last four characters unless req.user has the admin role',
+  async () => {
+    const started = await catsApp(extraType, {}, ({req}: any) => {
+      req.user = req.headers['x-role'] ? {roles: [req.headers['x-role']]} : undefined;
+      return {req};
+    });
+    try {
+      const anonymous = await gql(`${started.base}/graphql`, '{ extras { secret } }');
+      expect(anonymous.body).toEqual({data: {extras: [{secret: '************1111'}]}});
+      const admin = await gql(`${started.base}/graphql`, '{ extras { secret } }', undefined, {
+        'x-role': 'admin',
+      });
+      expect(admin.body).toEqual({data: {extras: [{secret: '4111111111111111'}]}});
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#changing-the-value`, 'without next() the own value is used; a throw is a field error with null; a second next() fails with "next() called multiple times"', async () => {
-  const started = await catsApp(extraType);
-  try {
-    const {body} = await gql(`${started.base}/graphql`, '{ extras { skipped denied twice } }');
-    expect(body.data).toEqual({extras: [{skipped: 'short-circuit', denied: null, twice: null}]});
-    expect(body.errors.map((e: any) => [e.path.join('.'), e.message])).toEqual([
-      ['extras.0.denied', 'no access'],
-      ['extras.0.twice', 'next() called multiple times'],
-    ]);
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#changing-the-value`,
+  'without next() the own value is used; a throw is a field error with null; a second next() fails with "next() called multiple times"',
+  async () => {
+    const started = await catsApp(extraType);
+    try {
+      const {body} = await gql(`${started.base}/graphql`, '{ extras { skipped denied twice } }');
+      expect(body.data).toEqual({extras: [{skipped: 'short-circuit', denied: null, twice: null}]});
+      expect(body.errors.map((e: any) => [e.path.join('.'), e.message])).toEqual([
+        ['extras.0.denied', 'no access'],
+        ['extras.0.twice', 'next() called multiple times'],
+      ]);
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#changing-the-value`, 'returning undefined after next() falls back to the value of next(); returning null gives null', async () => {
-  const started = await catsApp(extraType);
-  try {
-    const {body} = await gql(`${started.base}/graphql`, '{ extras { plain nulled } }');
-    expect(body).toEqual({data: {extras: [{plain: 'p', nulled: null}]}});
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#changing-the-value`,
+  'returning undefined after next() falls back to the value of next(); returning null gives null',
+  async () => {
+    const started = await catsApp(extraType);
+    try {
+      const {body} = await gql(`${started.base}/graphql`, '{ extras { plain nulled } }');
+      expect(body).toEqual({data: {extras: [{plain: 'p', nulled: null}]}});
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#global-field-middleware`, 'global middleware runs around the field-level middleware (it sees their value) and not for the root Query fields', async () => {
-  const calls: string[] = [];
-  const global = async (ctx: any, next: () => Promise<unknown>) => {
-    const value = await next();
-    calls.push(`global ${ctx.info.parentType.name}.${ctx.info.fieldName} = ${value}`);
-    return value;
-  };
-  const started = await catsApp(extraType, {buildSchemaOptions: {fieldMiddleware: [global]}});
-  try {
-    await gql(`${started.base}/graphql`, '{ extras { secret } }');
-  } finally {
-    await started.close();
-  }
-  expect(calls).toEqual(['global Extra.secret = ************1111']);
-});
+claim(
+  `${page}#global-field-middleware`,
+  'global middleware runs around the field-level middleware (it sees their value) and not for the root Query fields',
+  async () => {
+    const calls: string[] = [];
+    const global = async (ctx: any, next: () => Promise<unknown>) => {
+      const value = await next();
+      calls.push(`global ${ctx.info.parentType.name}.${ctx.info.fieldName} = ${value}`);
+      return value;
+    };
+    const started = await catsApp(extraType, {buildSchemaOptions: {fieldMiddleware: [global]}});
+    try {
+      await gql(`${started.base}/graphql`, '{ extras { secret } }');
+    } finally {
+      await started.close();
+    }
+    expect(calls).toEqual(['global Extra.secret = ************1111']);
+  },
+);

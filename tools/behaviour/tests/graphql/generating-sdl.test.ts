@@ -64,25 +64,41 @@ async function until(condition: () => boolean, ms = 10000): Promise<void> {
   }
 }
 
-claim(`${page}#generating-sdl`, 'the script writes the SDL of the given resolvers without a header comment and without creating the resolvers or their dependencies', async () => {
-  const file = join(tempDir(), 'schema.gql');
-  const set = samples(page, {files, edit: {'generate-schema': [["writeFileSync('schema.gql'", `writeFileSync(${JSON.stringify(file)}`]]}});
-  set.require('generate-schema');
-  await until(() => existsSync(file));
-  const sdl = readFileSync(file, 'utf8');
-  expect(sdl.startsWith('type Cat {')).toBe(true);
-  expect(sdl).toContain(fragment(page, 'generating-sdl', 'type Cat').value.trim().split('\n\ntype Query')[0]);
-  expect(sdl).toContain('type Query {\n  cats: [Cat!]!\n  owners: [Owner!]!\n}');
-  expect(sdl).not.toContain('AUTOMATICALLY GENERATED');
-  expect((globalThis as any).__sdlResolverCreated).toBeUndefined();
-  expect((globalThis as any).__sdlDatabaseCreated).toBeUndefined();
-});
+claim(
+  `${page}#generating-sdl`,
+  'the script writes the SDL of the given resolvers without a header comment and without creating the resolvers or their dependencies',
+  async () => {
+    const file = join(tempDir(), 'schema.gql');
+    const set = samples(page, {
+      files,
+      edit: {
+        'generate-schema': [
+          ["writeFileSync('schema.gql'", `writeFileSync(${JSON.stringify(file)}`],
+        ],
+      },
+    });
+    set.require('generate-schema');
+    await until(() => existsSync(file));
+    const sdl = readFileSync(file, 'utf8');
+    expect(sdl.startsWith('type Cat {')).toBe(true);
+    expect(sdl).toContain(
+      fragment(page, 'generating-sdl', 'type Cat').value.trim().split('\n\ntype Query')[0],
+    );
+    expect(sdl).toContain('type Query {\n  cats: [Cat!]!\n  owners: [Owner!]!\n}');
+    expect(sdl).not.toContain('AUTOMATICALLY GENERATED');
+    expect((globalThis as any).__sdlResolverCreated).toBeUndefined();
+    expect((globalThis as any).__sdlDatabaseCreated).toBeUndefined();
+  },
+);
 
-claim(`${page}#generating-sdl`, 'create() takes scalar classes and BuildSchemaOptions (numberScalarMode, orphanedTypes)', async () => {
-  const {NestFactory} = nest('@nestjs/core');
-  const {GraphQLSchemaBuilderModule, GraphQLSchemaFactory} = nest('@nestjs/graphql');
-  const {printSchema} = nest('graphql');
-  const {R, Dog, DateScalar} = compileModule(`
+claim(
+  `${page}#generating-sdl`,
+  'create() takes scalar classes and BuildSchemaOptions (numberScalarMode, orphanedTypes)',
+  async () => {
+    const {NestFactory} = nest('@nestjs/core');
+    const {GraphQLSchemaBuilderModule, GraphQLSchemaFactory} = nest('@nestjs/graphql');
+    const {printSchema} = nest('graphql');
+    const {R, Dog, DateScalar} = compileModule(`
 import { CustomScalar, Field, ObjectType, Query, Resolver, Scalar } from '@nestjs/graphql';
 @Scalar('Date', () => Date)
 export class DateScalar implements CustomScalar<number, Date> {
@@ -94,14 +110,19 @@ export class DateScalar implements CustomScalar<number, Date> {
 @ObjectType() class Counter { @Field() value: number; @Field() at: Date; }
 @Resolver() export class R { @Query(() => Counter) counter() { return null; } }
 `);
-  const app = await NestFactory.createApplicationContext(GraphQLSchemaBuilderModule, {logger: false});
-  try {
-    const schema = await app.get(GraphQLSchemaFactory).create([R], [DateScalar], {numberScalarMode: 'integer', orphanedTypes: [Dog]});
-    const sdl = printSchema(schema);
-    expect(sdl).toContain('value: Int!');
-    expect(sdl).toContain('at: Date!');
-    expect(sdl).toContain('type Dog {');
-  } finally {
-    await app.close();
-  }
-});
+    const app = await NestFactory.createApplicationContext(GraphQLSchemaBuilderModule, {
+      logger: false,
+    });
+    try {
+      const schema = await app
+        .get(GraphQLSchemaFactory)
+        .create([R], [DateScalar], {numberScalarMode: 'integer', orphanedTypes: [Dog]});
+      const sdl = printSchema(schema);
+      expect(sdl).toContain('value: Int!');
+      expect(sdl).toContain('at: Date!');
+      expect(sdl).toContain('type Dog {');
+    } finally {
+      await app.close();
+    }
+  },
+);

@@ -67,25 +67,41 @@ export class Extra {
         return 'pong';
       }
     }
-    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [CatsResolver, CatsService, Extra, Q]})
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+      providers: [CatsResolver, CatsService, Extra, Q],
+    })
     class AppModule {}
     started = await start(AppModule, {before: (app) => app.useGlobalPipes(new ValidationPipe())});
     schema = started.app.get(GraphQLSchemaHost).schema;
   });
   afterAll(() => started?.close());
 
-  const fieldsOf = (name: string) => Object.values(schema.getType(name).getFields()).map((f: any) => `${f.name}: ${f.type}`);
+  const fieldsOf = (name: string) =>
+    Object.values(schema.getType(name).getFields()).map((f: any) => `${f.name}: ${f.type}`);
 
   claim(`${page}#partial`, 'PartialType(CreateCatInput) gives the SDL the page shows', () => {
     expectOutput(page, 'update-cat-sdl', printType(schema.getType('UpdateCatInput')));
   });
 
-  claim(`${page}#partial`, 'the derived input keeps the validation rules, made optional: {} passes, a too long name fails', async () => {
-    const ok = await gql(`${started.base}/graphql`, 'mutation { updateCat(id: "1", input: {}) { name } }');
-    expect(ok.body).toEqual({data: {updateCat: {name: 'Tom'}}});
-    const bad = await gql(`${started.base}/graphql`, `mutation { updateCat(id: "1", input: { name: "${'x'.repeat(51)}" }) { name } }`);
-    expect(bad.body.errors[0].extensions.response.message).toEqual(['name must be shorter than or equal to 50 characters']);
-  });
+  claim(
+    `${page}#partial`,
+    'the derived input keeps the validation rules, made optional: {} passes, a too long name fails',
+    async () => {
+      const ok = await gql(
+        `${started.base}/graphql`,
+        'mutation { updateCat(id: "1", input: {}) { name } }',
+      );
+      expect(ok.body).toEqual({data: {updateCat: {name: 'Tom'}}});
+      const bad = await gql(
+        `${started.base}/graphql`,
+        `mutation { updateCat(id: "1", input: { name: "${'x'.repeat(51)}" }) { name } }`,
+      );
+      expect(bad.body.errors[0].extensions.response.message).toEqual([
+        'name must be shorter than or equal to 50 characters',
+      ]);
+    },
+  );
 
   claim(`${page}#pick`, 'PickType keeps only the listed fields', () => {
     expect(fieldsOf('RenameCatInput')).toEqual(['name: String!']);
@@ -95,20 +111,43 @@ export class Extra {
     expect(fieldsOf('RegisterStrayInput')).toEqual(['name: String!', 'age: Int!']);
   });
 
-  claim(`${page}#intersection`, 'IntersectionType has the fields of both classes, with the validation rules of both', async () => {
-    expect(fieldsOf('AdmitCatInput')).toEqual(['name: String!', 'age: Int!', 'breed: String!', 'vaccinated: Boolean!', 'allergies: String']);
-    const bad = await gql(`${started.base}/graphql`, 'mutation { admit(input: { name: "", age: -1, breed: "x", vaccinated: true }) }');
-    expect(bad.body.errors[0].extensions.response.message).toEqual(['name must be longer than or equal to 1 characters', 'age must not be less than 0']);
-  });
+  claim(
+    `${page}#intersection`,
+    'IntersectionType has the fields of both classes, with the validation rules of both',
+    async () => {
+      expect(fieldsOf('AdmitCatInput')).toEqual([
+        'name: String!',
+        'age: Int!',
+        'breed: String!',
+        'vaccinated: Boolean!',
+        'allergies: String',
+      ]);
+      const bad = await gql(
+        `${started.base}/graphql`,
+        'mutation { admit(input: { name: "", age: -1, breed: "x", vaccinated: true }) }',
+      );
+      expect(bad.body.errors[0].extensions.response.message).toEqual([
+        'name must be longer than or equal to 1 characters',
+        'age must not be less than 0',
+      ]);
+    },
+  );
 
-  claim(`${page}#composition`, 'PartialType(OmitType(...)) has every field but breed, all optional', () => {
-    expect(fieldsOf('UpdateStrayInput')).toEqual(['name: String', 'age: Int']);
-  });
+  claim(
+    `${page}#composition`,
+    'PartialType(OmitType(...)) has every field but breed, all optional',
+    () => {
+      expect(fieldsOf('UpdateStrayInput')).toEqual(['name: String', 'age: Int']);
+    },
+  );
 });
 
-claim(`${page}#mapped-types`, 'PartialType from @nestjs/mapped-types copies no GraphQL fields: the derived input has none and the schema fails', async () => {
-  const set = samples(page, {pick: {'cats/dto/update-cat.input': 1}, files});
-  const {Wrong} = compileModule(`
+claim(
+  `${page}#mapped-types`,
+  'PartialType from @nestjs/mapped-types copies no GraphQL fields: the derived input has none and the schema fails',
+  async () => {
+    const set = samples(page, {pick: {'cats/dto/update-cat.input': 1}, files});
+    const {Wrong} = compileModule(`
 import { InputType, Args, Query, Resolver } from '@nestjs/graphql';
 import { PartialType } from '@nestjs/mapped-types';
 const { CreateCatInput } = require(${JSON.stringify(set.dir + '/create-cat.input.js')});
@@ -118,15 +157,18 @@ export class WrongUpdateInput extends PartialType(CreateCatInput) {}
 export class Wrong {
   @Query(() => String) probe(@Args('input') input: WrongUpdateInput) { return 'x'; }
 }`);
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [Wrong]})
-  class AppModule {}
-  const errors: string[] = [];
-  const original = console.error;
-  console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '));
-  try {
-    await expect(start(AppModule)).rejects.toThrow('Schema generation error');
-  } finally {
-    console.error = original;
-  }
-  expect(errors.join('\n')).toContain('Input Object type WrongUpdateInput must define one or more fields.');
-});
+    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [Wrong]})
+    class AppModule {}
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '));
+    try {
+      await expect(start(AppModule)).rejects.toThrow('Schema generation error');
+    } finally {
+      console.error = original;
+    }
+    expect(errors.join('\n')).toContain(
+      'Input Object type WrongUpdateInput must define one or more fields.',
+    );
+  },
+);

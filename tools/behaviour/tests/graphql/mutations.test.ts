@@ -72,11 +72,17 @@ claim(`${page}#mutations`, 'several mutations in one document run one after anot
       return 'pong';
     }
   }
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [PostsResolver, PostsService, Ping]})
+  @Module({
+    imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+    providers: [PostsResolver, PostsService, Ping],
+  })
   class AppModule {}
   const started = await start(AppModule);
   try {
-    const {body} = await gql(`${started.base}/graphql`, 'mutation { a: upvotePost(postId: 1) { votes } b: upvotePost(postId: 2) { votes } }');
+    const {body} = await gql(
+      `${started.base}/graphql`,
+      'mutation { a: upvotePost(postId: 1) { votes } b: upvotePost(postId: 2) { votes } }',
+    );
     expect(body).toEqual({data: {a: {votes: 1}, b: {votes: 1}}});
     expect(started.app.get(PostsService).order).toEqual(['start 1', 'end 1', 'start 2', 'end 2']);
   } finally {
@@ -84,41 +90,86 @@ claim(`${page}#mutations`, 'several mutations in one document run one after anot
   }
 });
 
-claim(`${page}#input-types`, 'the input type and the mutation appear in the schema as shown; a variable of the input type works', async () => {
-  const {InputResolver, PostsService} = inputResolver();
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [InputResolver, PostsService]})
-  class AppModule {}
-  const started = await start(AppModule, {before: (app) => app.useGlobalPipes(new ValidationPipe())});
-  try {
-    const schema = started.app.get(GraphQLSchemaHost).schema;
-    expectOutput(page, 'upvote-input-sdl', `${printType(schema.getType('UpvotePostInput'))}\n\n${printType(schema.getMutationType())}`);
-    const variables = JSON.parse(fragment(page, 'input-types', '"vote"').value);
-    const {body} = await gql(`${started.base}/graphql`, fragment(page, 'input-types', 'mutation UpvotePost').value, variables);
-    expect(body).toEqual({data: {upvotePost: {id: 12, votes: 2}}});
-    const defaulted = await gql(`${started.base}/graphql`, 'mutation { upvotePost(vote: { postId: 12 }) { votes } }');
-    expect(defaulted.body).toEqual({data: {upvotePost: {votes: 3}}});
-    const invalid = await gql(`${started.base}/graphql`, 'mutation { upvotePost(vote: { postId: 12, weight: 9 }) { votes } }');
-    expect(invalid.body.errors[0].extensions.response.message).toEqual(['weight must not be greater than 5']);
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#input-types`,
+  'the input type and the mutation appear in the schema as shown; a variable of the input type works',
+  async () => {
+    const {InputResolver, PostsService} = inputResolver();
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+      providers: [InputResolver, PostsService],
+    })
+    class AppModule {}
+    const started = await start(AppModule, {
+      before: (app) => app.useGlobalPipes(new ValidationPipe()),
+    });
+    try {
+      const schema = started.app.get(GraphQLSchemaHost).schema;
+      expectOutput(
+        page,
+        'upvote-input-sdl',
+        `${printType(schema.getType('UpvotePostInput'))}\n\n${printType(schema.getMutationType())}`,
+      );
+      const variables = JSON.parse(fragment(page, 'input-types', '"vote"').value);
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        fragment(page, 'input-types', 'mutation UpvotePost').value,
+        variables,
+      );
+      expect(body).toEqual({data: {upvotePost: {id: 12, votes: 2}}});
+      const defaulted = await gql(
+        `${started.base}/graphql`,
+        'mutation { upvotePost(vote: { postId: 12 }) { votes } }',
+      );
+      expect(defaulted.body).toEqual({data: {upvotePost: {votes: 3}}});
+      const invalid = await gql(
+        `${started.base}/graphql`,
+        'mutation { upvotePost(vote: { postId: 12, weight: 9 }) { votes } }',
+      );
+      expect(invalid.body.errors[0].extensions.response.message).toEqual([
+        'weight must not be greater than 5',
+      ]);
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#schema-first`, 'schema first: @Mutation() binds the method to the SDL field of the same name', async () => {
-  const sdl = 'type Post {\n  id: Int!\n  votes: Int!\n}\n\ntype Query {\n  ping: String\n}\n\n' + fragment(page, 'schema-first', 'type Mutation').value;
-  const schemaDir = tempDir({'posts.graphql': sdl});
-  const source = readPage(page).fences.filter((f) => f.filename === 'posts/posts.resolver')[1].ts!
-    .replace("import { Post } from '../graphql';", 'type Post = any;')
-    .replace("import { PostsService } from './posts.service';", `const { PostsService } = require(${JSON.stringify(dir + '/posts.service.js')});`);
-  const {PostsResolver} = compileModule(source);
-  Reflect.defineMetadata('design:paramtypes', [set.require('posts/posts.service').PostsService], PostsResolver);
-  @Module({imports: [GraphQLModule.forRoot({typePaths: [`${schemaDir}/*.graphql`]})], providers: [PostsResolver, set.require('posts/posts.service').PostsService]})
-  class AppModule {}
-  const started = await start(AppModule);
-  try {
-    const {body} = await gql(`${started.base}/graphql`, 'mutation { upvotePost(postId: 4) { id votes } }');
-    expect(body).toEqual({data: {upvotePost: {id: 4, votes: 1}}});
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#schema-first`,
+  'schema first: @Mutation() binds the method to the SDL field of the same name',
+  async () => {
+    const sdl =
+      'type Post {\n  id: Int!\n  votes: Int!\n}\n\ntype Query {\n  ping: String\n}\n\n' +
+      fragment(page, 'schema-first', 'type Mutation').value;
+    const schemaDir = tempDir({'posts.graphql': sdl});
+    const source = readPage(page)
+      .fences.filter((f) => f.filename === 'posts/posts.resolver')[1]
+      .ts!.replace("import { Post } from '../graphql';", 'type Post = any;')
+      .replace(
+        "import { PostsService } from './posts.service';",
+        `const { PostsService } = require(${JSON.stringify(dir + '/posts.service.js')});`,
+      );
+    const {PostsResolver} = compileModule(source);
+    Reflect.defineMetadata(
+      'design:paramtypes',
+      [set.require('posts/posts.service').PostsService],
+      PostsResolver,
+    );
+    @Module({
+      imports: [GraphQLModule.forRoot({typePaths: [`${schemaDir}/*.graphql`]})],
+      providers: [PostsResolver, set.require('posts/posts.service').PostsService],
+    })
+    class AppModule {}
+    const started = await start(AppModule);
+    try {
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        'mutation { upvotePost(postId: 4) { id votes } }',
+      );
+      expect(body).toEqual({data: {upvotePost: {id: 4, votes: 1}}});
+    } finally {
+      await started.close();
+    }
+  },
+);

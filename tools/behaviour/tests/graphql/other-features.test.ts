@@ -98,96 +98,176 @@ export class Extra {
     const {CatsResolver} = set.require('cats/cats.resolver');
     const {CatsService} = set.require('cats/cats.service');
     const {UsersResolver} = set.require('users/users.resolver');
-    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true, context: ({req: request}: any) => {
-      request.user = request.headers['x-roles'] ? {roles: String(request.headers['x-roles']).split(',')} : undefined;
-      return {req: request};
-    }})], providers: [CatsResolver, CatsService, UsersResolver, Extra]})
+    @Module({
+      imports: [
+        GraphQLModule.forRoot({
+          autoSchemaFile: true,
+          context: ({req: request}: any) => {
+            request.user = request.headers['x-roles']
+              ? {roles: String(request.headers['x-roles']).split(',')}
+              : undefined;
+            return {req: request};
+          },
+        }),
+      ],
+      providers: [CatsResolver, CatsService, UsersResolver, Extra],
+    })
     class AppModule {}
-    started = await start(AppModule, {logger: log.logger, before: (app) => app.useGlobalPipes(new ValidationPipe({whitelist: true}))});
+    started = await start(AppModule, {
+      logger: log.logger,
+      before: (app) => app.useGlobalPipes(new ValidationPipe({whitelist: true})),
+    });
   });
   afterAll(() => started?.close());
   const url = () => `${started.base}/graphql`;
 
-  claim(`${page}#execution-context`, 'ApiKeyGuard reads the Authorization header from req in the GraphQL context; false gives a FORBIDDEN GraphQL error', async () => {
-    expect((await gql(url(), '{ secret }', undefined, {authorization: 'Bearer s3cret'})).body).toEqual({data: {secret: 'granted'}});
-    const {body} = await gql(url(), '{ secret }', undefined, {authorization: 'Bearer nope'});
-    expect(body.errors[0].message).toBe('Forbidden resource');
-    expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
-  });
+  claim(
+    `${page}#execution-context`,
+    'ApiKeyGuard reads the Authorization header from req in the GraphQL context; false gives a FORBIDDEN GraphQL error',
+    async () => {
+      expect(
+        (await gql(url(), '{ secret }', undefined, {authorization: 'Bearer s3cret'})).body,
+      ).toEqual({data: {secret: 'granted'}});
+      const {body} = await gql(url(), '{ secret }', undefined, {authorization: 'Bearer nope'});
+      expect(body.errors[0].message).toBe('Forbidden resource');
+      expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
+    },
+  );
 
-  claim(`${page}#execution-context`, "getType<GqlContextType>() is 'graphql' in a resolver: RolesGuard finds the request in the context", async () => {
-    expect((await gql(url(), '{ admin }', undefined, {'x-roles': 'admin'})).body).toEqual({data: {admin: 'admin'}});
-    expect((await gql(url(), '{ admin }', undefined, {'x-roles': 'user'})).body.errors[0].extensions.code).toBe('FORBIDDEN');
-  });
+  claim(
+    `${page}#execution-context`,
+    "getType<GqlContextType>() is 'graphql' in a resolver: RolesGuard finds the request in the context",
+    async () => {
+      expect((await gql(url(), '{ admin }', undefined, {'x-roles': 'admin'})).body).toEqual({
+        data: {admin: 'admin'},
+      });
+      expect(
+        (await gql(url(), '{ admin }', undefined, {'x-roles': 'user'})).body.errors[0].extensions
+          .code,
+      ).toBe('FORBIDDEN');
+    },
+  );
 
-  claim(`${page}#interceptors`, 'the TimingInterceptor logs "Query.cats: N ms"; it does not run on the field resolver by default', async () => {
-    log.lines.length = 0;
-    await gql(url(), '{ cats { name shout } }');
-    const lines = log.lines.filter((line) => line.context === 'TimingInterceptor').map((line) => line.message);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^Query\.cats: \d+ ms$/);
-  });
+  claim(
+    `${page}#interceptors`,
+    'the TimingInterceptor logs "Query.cats: N ms"; it does not run on the field resolver by default',
+    async () => {
+      log.lines.length = 0;
+      await gql(url(), '{ cats { name shout } }');
+      const lines = log.lines
+        .filter((line) => line.context === 'TimingInterceptor')
+        .map((line) => line.message);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^Query\.cats: \d+ ms$/);
+    },
+  );
 
-  claim(`${page}#pipes`, 'a global ValidationPipe validates @Args() input types; the failure is BAD_USER_INPUT', async () => {
-    expect((await gql(url(), '{ page(input: { size: 2 }) }')).body).toEqual({data: {page: 2}});
-    const {body} = await gql(url(), '{ page(input: { size: 0 }) }');
-    expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    expect(body.errors[0].extensions.response.message).toEqual(['size must not be less than 1']);
-  });
+  claim(
+    `${page}#pipes`,
+    'a global ValidationPipe validates @Args() input types; the failure is BAD_USER_INPUT',
+    async () => {
+      expect((await gql(url(), '{ page(input: { size: 2 }) }')).body).toEqual({data: {page: 2}});
+      const {body} = await gql(url(), '{ page(input: { size: 0 }) }');
+      expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(body.errors[0].extensions.response.message).toEqual(['size must not be less than 1']);
+    },
+  );
 
-  claim(`${page}#exception-filters`, 'the filter returns a UserInputError that the client receives', async () => {
-    const {body} = await gql(url(), '{ missing }');
-    expect(body.errors[0].message).toBe('Nothing found for "missing"');
-    expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-  });
+  claim(
+    `${page}#exception-filters`,
+    'the filter returns a UserInputError that the client receives',
+    async () => {
+      const {body} = await gql(url(), '{ missing }');
+      expect(body.errors[0].message).toBe('Nothing found for "missing"');
+      expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    },
+  );
 
-  claim(`${page}#returning-errors`, 'a NotFoundException gives the body the page shows', async () => {
-    expectOutput(page, 'cat-not-found', (await gql(url(), '{ cat(id: "42") { name } }')).body);
-  });
+  claim(
+    `${page}#returning-errors`,
+    'a NotFoundException gives the body the page shows',
+    async () => {
+      expectOutput(page, 'cat-not-found', (await gql(url(), '{ cat(id: "42") { name } }')).body);
+    },
+  );
 
-  claim(`${page}#returning-errors`, '400, 401, 403 become BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN; other statuses use the status as the code', async () => {
-    const codes: string[] = [];
-    for (const status of [400, 401, 403, 409]) codes.push((await gql(url(), `{ fail(status: ${status}) }`)).body.errors[0].extensions.code);
-    expect(codes).toEqual(['BAD_USER_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', '409']);
-  });
+  claim(
+    `${page}#returning-errors`,
+    '400, 401, 403 become BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN; other statuses use the status as the code',
+    async () => {
+      const codes: string[] = [];
+      for (const status of [400, 401, 403, 409])
+        codes.push(
+          (await gql(url(), `{ fail(status: ${status}) }`)).body.errors[0].extensions.code,
+        );
+      expect(codes).toEqual(['BAD_USER_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', '409']);
+    },
+  );
 
-  claim(`${page}#returning-errors`, 'an error that is not an HTTP exception keeps its message, with code INTERNAL_SERVER_ERROR', async () => {
-    const {body} = await gql(url(), '{ broken }');
-    expect(body.errors[0].message).toBe('connect ECONNREFUSED 10.0.0.5:5432');
-    expect(body.errors[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
-  });
+  claim(
+    `${page}#returning-errors`,
+    'an error that is not an HTTP exception keeps its message, with code INTERNAL_SERVER_ERROR',
+    async () => {
+      const {body} = await gql(url(), '{ broken }');
+      expect(body.errors[0].message).toBe('connect ECONNREFUSED 10.0.0.5:5432');
+      expect(body.errors[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
+    },
+  );
 
-  claim(`${page}#custom-decorators`, '@CurrentUser() returns req.user set by the guard', async () => {
-    expect((await gql(url(), '{ whoAmI { name } }', undefined, {'x-user': 'ada'})).body).toEqual({data: {whoAmI: {name: 'ada'}}});
-  });
+  claim(
+    `${page}#custom-decorators`,
+    '@CurrentUser() returns req.user set by the guard',
+    async () => {
+      expect((await gql(url(), '{ whoAmI { name } }', undefined, {'x-user': 'ada'})).body).toEqual({
+        data: {whoAmI: {name: 'ada'}},
+      });
+    },
+  );
 });
 
-claim(`${page}#execute-enhancers-at-the-field-resolver-level`, "with fieldResolverEnhancers: ['interceptors'] the interceptor also runs for each item's field resolver", async () => {
-  const {TimingInterceptor} = set.require('common/interceptors/timing.interceptor');
-  const {Resolver, Query, ResolveField, Parent} = nest('@nestjs/graphql');
-  const {UseInterceptors} = nest('@nestjs/common');
-  const {Cat} = set.require('cats/models/cat.model');
-  @Resolver(() => Cat)
-  @UseInterceptors(TimingInterceptor)
-  class R {
-    @Query(() => [Cat])
-    kittens() {
-      return [{id: '1', name: 'Tom'}, {id: '2', name: 'Kit'}];
+claim(
+  `${page}#execute-enhancers-at-the-field-resolver-level`,
+  "with fieldResolverEnhancers: ['interceptors'] the interceptor also runs for each item's field resolver",
+  async () => {
+    const {TimingInterceptor} = set.require('common/interceptors/timing.interceptor');
+    const {Resolver, Query, ResolveField, Parent} = nest('@nestjs/graphql');
+    const {UseInterceptors} = nest('@nestjs/common');
+    const {Cat} = set.require('cats/models/cat.model');
+    @Resolver(() => Cat)
+    @UseInterceptors(TimingInterceptor)
+    class R {
+      @Query(() => [Cat])
+      kittens() {
+        return [
+          {id: '1', name: 'Tom'},
+          {id: '2', name: 'Kit'},
+        ];
+      }
+      @ResolveField(() => String)
+      loud(@Parent() cat: any) {
+        return cat.name.toUpperCase();
+      }
     }
-    @ResolveField(() => String)
-    loud(@Parent() cat: any) {
-      return cat.name.toUpperCase();
+    const log = memoryLogger();
+    @Module({
+      imports: [
+        GraphQLModule.forRoot({
+          autoSchemaFile: true,
+          fieldResolverEnhancers: ['guards', 'interceptors', 'filters'],
+        }),
+      ],
+      providers: [R],
+    })
+    class AppModule {}
+    const started = await start(AppModule, {logger: log.logger});
+    try {
+      await gql(`${started.base}/graphql`, '{ kittens { loud } }');
+    } finally {
+      await started.close();
     }
-  }
-  const log = memoryLogger();
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true, fieldResolverEnhancers: ['guards', 'interceptors', 'filters']})], providers: [R]})
-  class AppModule {}
-  const started = await start(AppModule, {logger: log.logger});
-  try {
-    await gql(`${started.base}/graphql`, '{ kittens { loud } }');
-  } finally {
-    await started.close();
-  }
-  const lines = log.lines.filter((line) => line.context === 'TimingInterceptor').map((line) => line.message.replace(/\d+ ms/, 'N ms'));
-  expect(lines.sort()).toEqual(['Cat.loud: N ms', 'Cat.loud: N ms', 'Query.kittens: N ms']);
-});
+    const lines = log.lines
+      .filter((line) => line.context === 'TimingInterceptor')
+      .map((line) => line.message.replace(/\d+ ms/, 'N ms'));
+    expect(lines.sort()).toEqual(['Cat.loud: N ms', 'Cat.loud: N ms', 'Query.kittens: N ms']);
+  },
+);

@@ -18,15 +18,21 @@ describe('code first example', () => {
   beforeAll(async () => {
     const {CatsModule} = catsSet().require('cats/cats.module');
     schemaFile = join(tempDir(), 'schema.gql');
-    @Module({imports: [CatsModule, GraphQLModule.forRoot({autoSchemaFile: schemaFile, sortSchema: true})]})
+    @Module({
+      imports: [CatsModule, GraphQLModule.forRoot({autoSchemaFile: schemaFile, sortSchema: true})],
+    })
     class AppModule {}
     started = await start(AppModule);
   });
   afterAll(() => started?.close());
 
-  claim(`${page}#example`, 'with sortSchema the generated file is the schema the page prints', async () => {
-    expectOutput(page, 'cats-schema', readFileSync(schemaFile, 'utf8'));
-  });
+  claim(
+    `${page}#example`,
+    'with sortSchema the generated file is the schema the page prints',
+    async () => {
+      expectOutput(page, 'cats-schema', readFileSync(schemaFile, 'utf8'));
+    },
+  );
 
   claim(`${page}#getting-started`, 'the endpoint is served at /graphql by default', async () => {
     const {status, body} = await gql(`${started.base}/graphql`, '{ cats { id name age breed } }');
@@ -35,15 +41,22 @@ describe('code first example', () => {
   });
 
   claim(`${page}#example`, 'the mutation adds a cat from the input type', async () => {
-    const {body} = await gql(`${started.base}/graphql`, 'mutation { addCat(input: { name: "Kit", age: 1 }) { id name breed } }');
+    const {body} = await gql(
+      `${started.base}/graphql`,
+      'mutation { addCat(input: { name: "Kit", age: 1 }) { id name breed } }',
+    );
     expect(body).toEqual({data: {addCat: {id: '2', name: 'Kit', breed: null}}});
   });
 
-  claim(`${page}#graphql-playground`, 'outside production the playground loads at the endpoint URL', async () => {
-    const response = await fetch(`${started.base}/graphql`, {headers: {accept: 'text/html'}});
-    expect(response.status).toBe(200);
-    expect(await response.text()).toMatch(/GraphQL Playground/);
-  });
+  claim(
+    `${page}#graphql-playground`,
+    'outside production the playground loads at the endpoint URL',
+    async () => {
+      const response = await fetch(`${started.base}/graphql`, {headers: {accept: 'text/html'}});
+      expect(response.status).toBe(200);
+      expect(await response.text()).toMatch(/GraphQL Playground/);
+    },
+  );
 });
 
 const {Resolver, Query} = nest('@nestjs/graphql');
@@ -56,214 +69,310 @@ class HelloResolver {
   }
 }
 
-claim(`${page}#getting-started`, 'a global prefix is ignored by the endpoint unless useGlobalPrefix is true, then it is prepended to path', async () => {
-  for (const useGlobalPrefix of [false, true]) {
-    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true, useGlobalPrefix})], providers: [HelloResolver]})
-    class AppModule {}
-    const started = await start(AppModule, {before: (app) => app.setGlobalPrefix('api')});
-    try {
-      const plain = await gql(`${started.base}/graphql`, '{ hello }');
-      const prefixed = await gql(`${started.base}/api/graphql`, '{ hello }');
-      expect([plain.status, prefixed.status]).toEqual(useGlobalPrefix ? [404, 200] : [200, 404]);
-    } finally {
-      await started.close();
+claim(
+  `${page}#getting-started`,
+  'a global prefix is ignored by the endpoint unless useGlobalPrefix is true, then it is prepended to path',
+  async () => {
+    for (const useGlobalPrefix of [false, true]) {
+      @Module({
+        imports: [GraphQLModule.forRoot({autoSchemaFile: true, useGlobalPrefix})],
+        providers: [HelloResolver],
+      })
+      class AppModule {}
+      const started = await start(AppModule, {before: (app) => app.setGlobalPrefix('api')});
+      try {
+        const plain = await gql(`${started.base}/graphql`, '{ hello }');
+        const prefixed = await gql(`${started.base}/api/graphql`, '{ hello }');
+        expect([plain.status, prefixed.status]).toEqual(useGlobalPrefix ? [404, 200] : [200, 404]);
+      } finally {
+        await started.close();
+      }
     }
-  }
-});
+  },
+);
 
 claim(`${page}#getting-started`, 'the path option moves the endpoint', async () => {
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true, path: '/api/gql'})], providers: [HelloResolver]})
+  @Module({
+    imports: [GraphQLModule.forRoot({autoSchemaFile: true, path: '/api/gql'})],
+    providers: [HelloResolver],
+  })
   class AppModule {}
   const started = await start(AppModule);
   try {
-    expect((await gql(`${started.base}/api/gql`, '{ hello }')).body).toEqual({data: {hello: 'world'}});
+    expect((await gql(`${started.base}/api/gql`, '{ hello }')).body).toEqual({
+      data: {hello: 'world'},
+    });
     expect((await gql(`${started.base}/graphql`, '{ hello }')).status).toBe(404);
   } finally {
     await started.close();
   }
 });
 
-claim(`${page}#getting-started`, 'without a query, code first fails at boot with "Schema generation error (code-first approach)" and logs that Query must be provided', async () => {
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})]})
-  class AppModule {}
-  const printed: string[] = [];
-  const original = console.error;
-  console.error = (...args: unknown[]) => void printed.push(args.map(String).join(' '));
-  try {
-    await expect(start(AppModule)).rejects.toThrow('Schema generation error (code-first approach)');
-  } finally {
-    console.error = original;
-  }
-  expect(printed.join('\n')).toMatch(/Query root type must be provided/);
-});
+claim(
+  `${page}#getting-started`,
+  'without a query, code first fails at boot with "Schema generation error (code-first approach)" and logs that Query must be provided',
+  async () => {
+    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})]})
+    class AppModule {}
+    const printed: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void printed.push(args.map(String).join(' '));
+    try {
+      await expect(start(AppModule)).rejects.toThrow(
+        'Schema generation error (code-first approach)',
+      );
+    } finally {
+      console.error = original;
+    }
+    expect(printed.join('\n')).toMatch(/Query root type must be provided/);
+  },
+);
 
-claim(`${page}#graphql-playground`, 'playground: false turns the landing page off (GET with Accept: text/html gets no playground)', async () => {
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true, playground: false})], providers: [HelloResolver]})
-  class AppModule {}
-  const started = await start(AppModule);
-  try {
-    const response = await fetch(`${started.base}/graphql`, {headers: {accept: 'text/html'}});
-    expect(await response.text()).not.toMatch(/GraphQL Playground/);
-  } finally {
-    await started.close();
-  }
-});
-
-claim(`${page}#graphql-playground`, 'with NODE_ENV=production and no playground option, the playground is off and introspection is refused', async () => {
-  const previous = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [HelloResolver]})
+claim(
+  `${page}#graphql-playground`,
+  'playground: false turns the landing page off (GET with Accept: text/html gets no playground)',
+  async () => {
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true, playground: false})],
+      providers: [HelloResolver],
+    })
     class AppModule {}
     const started = await start(AppModule);
     try {
       const response = await fetch(`${started.base}/graphql`, {headers: {accept: 'text/html'}});
       expect(await response.text()).not.toMatch(/GraphQL Playground/);
-      const {body} = await gql(`${started.base}/graphql`, '{ __schema { queryType { name } } }');
-      expect(body.errors[0].message).toMatch(/introspection is not allowed/i);
     } finally {
       await started.close();
     }
-  } finally {
-    process.env.NODE_ENV = previous;
-  }
-});
+  },
+);
 
-claim(`${page}#multiple-endpoints`, 'include limits each endpoint to the resolvers of the listed modules', async () => {
-  @Resolver()
-  class CatsOnly {
-    @Query(() => String)
-    cat() {
-      return 'cat';
+claim(
+  `${page}#graphql-playground`,
+  'with NODE_ENV=production and no playground option, the playground is off and introspection is refused',
+  async () => {
+    const previous = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      @Module({
+        imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+        providers: [HelloResolver],
+      })
+      class AppModule {}
+      const started = await start(AppModule);
+      try {
+        const response = await fetch(`${started.base}/graphql`, {headers: {accept: 'text/html'}});
+        expect(await response.text()).not.toMatch(/GraphQL Playground/);
+        const {body} = await gql(`${started.base}/graphql`, '{ __schema { queryType { name } } }');
+        expect(body.errors[0].message).toMatch(/introspection is not allowed/i);
+      } finally {
+        await started.close();
+      }
+    } finally {
+      process.env.NODE_ENV = previous;
     }
-  }
-  @Resolver()
-  class OwnersOnly {
-    @Query(() => String)
-    owner() {
-      return 'owner';
-    }
-  }
-  @Module({providers: [CatsOnly]})
-  class CatsModule {}
-  @Module({providers: [OwnersOnly]})
-  class OwnersModule {}
-  const set = samples(page, {
-    under: 'multiple-endpoints',
-    edit: {'app.module': [["autoSchemaFile: 'cats-schema.gql'", 'autoSchemaFile: true'], ["autoSchemaFile: 'owners-schema.gql'", 'autoSchemaFile: true'],
-      ["import { CatsModule } from './cats/cats.module';", ''], ["import { OwnersModule } from './owners/owners.module';", ''],
-      ['@Module({', 'const { CatsModule, OwnersModule } = (global as any).__gqlModules;\n@Module({']]},
-  });
-  (global as any).__gqlModules = {CatsModule, OwnersModule};
-  const {AppModule} = set.require('app.module');
-  const started = await start(AppModule);
-  try {
-    expect((await gql(`${started.base}/cats-graphql`, '{ cat }')).body).toEqual({data: {cat: 'cat'}});
-    expect((await gql(`${started.base}/owners-graphql`, '{ owner }')).body).toEqual({data: {owner: 'owner'}});
-    const wrong = await gql(`${started.base}/cats-graphql`, '{ owner }');
-    expect(wrong.body.errors[0].message).toBe('Cannot query field "owner" on type "Query".');
-  } finally {
-    await started.close();
-  }
-});
+  },
+);
 
-claim(`${page}#schema-first`, 'typePaths globs are merged into one schema and matched to resolver methods', async () => {
-  const dir = tempDir({
-    'cats/cats.graphql': 'type Cat {\n  id: ID!\n  name: String!\n  age: Int!\n  breed: String\n}\n\ntype Query {\n  cats: [Cat!]!\n  cat(id: ID!): Cat\n}\n',
-  });
-  const {Resolver: R, Query: Q, Args} = nest('@nestjs/graphql');
-  @R('Query')
-  class CatsResolver {
-    @Q()
-    cats() {
-      return [{id: '1', name: 'Tom', age: 3}];
+claim(
+  `${page}#multiple-endpoints`,
+  'include limits each endpoint to the resolvers of the listed modules',
+  async () => {
+    @Resolver()
+    class CatsOnly {
+      @Query(() => String)
+      cat() {
+        return 'cat';
+      }
     }
-    @Q('cat')
-    one(@Args('id') id: string) {
-      return id === '1' ? {id, name: 'Tom', age: 3} : null;
+    @Resolver()
+    class OwnersOnly {
+      @Query(() => String)
+      owner() {
+        return 'owner';
+      }
     }
-  }
-  const {AppModule: Base} = samples(page, {pick: {'app.module': 5}, edit: {'app.module': [["'./**/*.graphql'", `'${dir}/**/*.graphql'`]]}}).require('app.module');
-  @Module({imports: [Base], providers: [CatsResolver]})
-  class AppModule {}
-  const started = await start(AppModule);
-  try {
-    const {body} = await gql(`${started.base}/graphql`, '{ cats { name breed } cat(id: "2") { name } }');
-    expect(body).toEqual({data: {cats: [{name: 'Tom', breed: null}], cat: null}});
-  } finally {
-    await started.close();
-  }
-});
+    @Module({providers: [CatsOnly]})
+    class CatsModule {}
+    @Module({providers: [OwnersOnly]})
+    class OwnersModule {}
+    const set = samples(page, {
+      under: 'multiple-endpoints',
+      edit: {
+        'app.module': [
+          ["autoSchemaFile: 'cats-schema.gql'", 'autoSchemaFile: true'],
+          ["autoSchemaFile: 'owners-schema.gql'", 'autoSchemaFile: true'],
+          ["import { CatsModule } from './cats/cats.module';", ''],
+          ["import { OwnersModule } from './owners/owners.module';", ''],
+          [
+            '@Module({',
+            'const { CatsModule, OwnersModule } = (global as any).__gqlModules;\n@Module({',
+          ],
+        ],
+      },
+    });
+    (global as any).__gqlModules = {CatsModule, OwnersModule};
+    const {AppModule} = set.require('app.module');
+    const started = await start(AppModule);
+    try {
+      expect((await gql(`${started.base}/cats-graphql`, '{ cat }')).body).toEqual({
+        data: {cat: 'cat'},
+      });
+      expect((await gql(`${started.base}/owners-graphql`, '{ owner }')).body).toEqual({
+        data: {owner: 'owner'},
+      });
+      const wrong = await gql(`${started.base}/cats-graphql`, '{ owner }');
+      expect(wrong.body.errors[0].message).toBe('Cannot query field "owner" on type "Query".');
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#accessing-the-generated-schema`, 'GraphQLSchemaHost throws before the module initialised and holds the schema after app.init()', async () => {
-  const {GraphQLSchemaHost} = nest('@nestjs/graphql');
-  const {printSchema} = nest('graphql');
-  const {NestFactory} = nest('@nestjs/core');
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [HelloResolver]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
-  try {
-    expect(() => app.get(GraphQLSchemaHost).schema).toThrow('GraphQL schema has not yet been created.');
-    await app.init();
-    expect(printSchema(app.get(GraphQLSchemaHost).schema)).toContain('hello: String!');
-  } finally {
-    await app.close();
-  }
-});
+claim(
+  `${page}#schema-first`,
+  'typePaths globs are merged into one schema and matched to resolver methods',
+  async () => {
+    const dir = tempDir({
+      'cats/cats.graphql':
+        'type Cat {\n  id: ID!\n  name: String!\n  age: Int!\n  breed: String\n}\n\ntype Query {\n  cats: [Cat!]!\n  cat(id: ID!): Cat\n}\n',
+    });
+    const {Resolver: R, Query: Q, Args} = nest('@nestjs/graphql');
+    @R('Query')
+    class CatsResolver {
+      @Q()
+      cats() {
+        return [{id: '1', name: 'Tom', age: 3}];
+      }
+      @Q('cat')
+      one(@Args('id') id: string) {
+        return id === '1' ? {id, name: 'Tom', age: 3} : null;
+      }
+    }
+    const {AppModule: Base} = samples(page, {
+      pick: {'app.module': 5},
+      edit: {'app.module': [["'./**/*.graphql'", `'${dir}/**/*.graphql'`]]},
+    }).require('app.module');
+    @Module({imports: [Base], providers: [CatsResolver]})
+    class AppModule {}
+    const started = await start(AppModule);
+    try {
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ cats { name breed } cat(id: "2") { name } }',
+      );
+      expect(body).toEqual({data: {cats: [{name: 'Tom', breed: null}], cat: null}});
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#accessing-the-generated-schema`, "the page's SchemaInspectorService reads the schema in onApplicationBootstrap()", async () => {
-  const {SchemaInspectorService} = samples(page).require('schema-inspector.service');
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [HelloResolver, SchemaInspectorService]})
-  class AppModule {}
-  const lines: string[] = [];
-  const original = console.log;
-  console.log = (...args: unknown[]) => void lines.push(args.join(' '));
-  try {
+claim(
+  `${page}#accessing-the-generated-schema`,
+  'GraphQLSchemaHost throws before the module initialised and holds the schema after app.init()',
+  async () => {
+    const {GraphQLSchemaHost} = nest('@nestjs/graphql');
+    const {printSchema} = nest('graphql');
     const {NestFactory} = nest('@nestjs/core');
+    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [HelloResolver]})
+    class AppModule {}
     const app = await NestFactory.create(AppModule, {logger: false});
-    await app.init();
-    await app.close();
-  } finally {
-    console.log = original;
-  }
-  expect(lines).toContain('Queries: hello');
-});
+    try {
+      expect(() => app.get(GraphQLSchemaHost).schema).toThrow(
+        'GraphQL schema has not yet been created.',
+      );
+      await app.init();
+      expect(printSchema(app.get(GraphQLSchemaHost).schema)).toContain('hello: String!');
+    } finally {
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#async-configuration`, 'forRootAsync with the ConfigService factory builds the options at runtime', async () => {
-  process.env.GRAPHQL_PLAYGROUND = 'false';
-  const {AppModule: Base} = samples(page, {under: 'async-configuration'}).require('app.module');
-  @Module({imports: [Base], providers: [HelloResolver]})
-  class AppModule {}
-  const started = await start(AppModule);
-  try {
-    expect((await gql(`${started.base}/graphql`, '{ hello }')).body).toEqual({data: {hello: 'world'}});
-    const html = await fetch(`${started.base}/graphql`, {headers: {accept: 'text/html'}});
-    expect(await html.text()).not.toMatch(/GraphQL Playground/);
-  } finally {
-    await started.close();
-    delete process.env.GRAPHQL_PLAYGROUND;
-  }
-});
+claim(
+  `${page}#accessing-the-generated-schema`,
+  "the page's SchemaInspectorService reads the schema in onApplicationBootstrap()",
+  async () => {
+    const {SchemaInspectorService} = samples(page).require('schema-inspector.service');
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+      providers: [HelloResolver, SchemaInspectorService],
+    })
+    class AppModule {}
+    const lines: string[] = [];
+    const original = console.log;
+    console.log = (...args: unknown[]) => void lines.push(args.join(' '));
+    try {
+      const {NestFactory} = nest('@nestjs/core');
+      const app = await NestFactory.create(AppModule, {logger: false});
+      await app.init();
+      await app.close();
+    } finally {
+      console.log = original;
+    }
+    expect(lines).toContain('Queries: hello');
+  },
+);
 
-claim(`${page}#async-configuration`, 'useClass instantiates the GqlOptionsFactory inside the module (its imports resolve ConfigService)', async () => {
-  const {GqlConfigService} = samples(page).require('gql-config.service');
-  const {ConfigModule} = nest('@nestjs/config');
-  @Module({imports: [GraphQLModule.forRootAsync({imports: [ConfigModule], useClass: GqlConfigService})], providers: [HelloResolver]})
-  class AppModule {}
-  const started = await start(AppModule);
-  try {
-    expect((await gql(`${started.base}/graphql`, '{ hello }')).body).toEqual({data: {hello: 'world'}});
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#async-configuration`,
+  'forRootAsync with the ConfigService factory builds the options at runtime',
+  async () => {
+    process.env.GRAPHQL_PLAYGROUND = 'false';
+    const {AppModule: Base} = samples(page, {under: 'async-configuration'}).require('app.module');
+    @Module({imports: [Base], providers: [HelloResolver]})
+    class AppModule {}
+    const started = await start(AppModule);
+    try {
+      expect((await gql(`${started.base}/graphql`, '{ hello }')).body).toEqual({
+        data: {hello: 'world'},
+      });
+      const html = await fetch(`${started.base}/graphql`, {headers: {accept: 'text/html'}});
+      expect(await html.text()).not.toMatch(/GraphQL Playground/);
+    } finally {
+      await started.close();
+      delete process.env.GRAPHQL_PLAYGROUND;
+    }
+  },
+);
+
+claim(
+  `${page}#async-configuration`,
+  'useClass instantiates the GqlOptionsFactory inside the module (its imports resolve ConfigService)',
+  async () => {
+    const {GqlConfigService} = samples(page).require('gql-config.service');
+    const {ConfigModule} = nest('@nestjs/config');
+    @Module({
+      imports: [GraphQLModule.forRootAsync({imports: [ConfigModule], useClass: GqlConfigService})],
+      providers: [HelloResolver],
+    })
+    class AppModule {}
+    const started = await start(AppModule);
+    try {
+      expect((await gql(`${started.base}/graphql`, '{ hello }')).body).toEqual({
+        data: {hello: 'world'},
+      });
+    } finally {
+      await started.close();
+    }
+  },
+);
 
 describe('CORS on the GraphQL endpoint', () => {
   const evil = {origin: 'https://evil.example.com'};
-  async function corsOf(options: Record<string, unknown>, enable?: unknown): Promise<string | null> {
-    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true, ...options})], providers: [HelloResolver]})
+  async function corsOf(
+    options: Record<string, unknown>,
+    enable?: unknown,
+  ): Promise<string | null> {
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true, ...options})],
+      providers: [HelloResolver],
+    })
     class AppModule {}
-    const started = await start(AppModule, {before: (app) => (enable ? app.enableCors(enable) : undefined)});
+    const started = await start(AppModule, {
+      before: (app) => (enable ? app.enableCors(enable) : undefined),
+    });
     try {
       const response = await gql(`${started.base}/graphql`, '{ hello }', undefined, evil);
       return response.headers.get('access-control-allow-origin');
@@ -272,21 +381,37 @@ describe('CORS on the GraphQL endpoint', () => {
     }
   }
 
-  claim(`${page}#cors`, 'without the cors option Apollo answers every origin with *, even when app.enableCors() lists origins', async () => {
-    expect(await corsOf({}, {origin: ['https://app.example.com']})).toBe('*');
-  });
+  claim(
+    `${page}#cors`,
+    'without the cors option Apollo answers every origin with *, even when app.enableCors() lists origins',
+    async () => {
+      expect(await corsOf({}, {origin: ['https://app.example.com']})).toBe('*');
+    },
+  );
 
   claim(`${page}#cors`, 'cors: false leaves the endpoint to app.enableCors()', async () => {
     expect(await corsOf({cors: false}, {origin: ['https://app.example.com']})).toBeNull();
   });
 
   claim(`${page}#cors`, 'cors with options applies them on the endpoint', async () => {
-    expect(await corsOf({cors: {origin: ['https://app.example.com'], credentials: true}})).toBeNull();
-    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true, cors: {origin: ['https://app.example.com'], credentials: true}})], providers: [HelloResolver]})
+    expect(
+      await corsOf({cors: {origin: ['https://app.example.com'], credentials: true}}),
+    ).toBeNull();
+    @Module({
+      imports: [
+        GraphQLModule.forRoot({
+          autoSchemaFile: true,
+          cors: {origin: ['https://app.example.com'], credentials: true},
+        }),
+      ],
+      providers: [HelloResolver],
+    })
     class AppModule {}
     const started = await start(AppModule);
     try {
-      const response = await gql(`${started.base}/graphql`, '{ hello }', undefined, {origin: 'https://app.example.com'});
+      const response = await gql(`${started.base}/graphql`, '{ hello }', undefined, {
+        origin: 'https://app.example.com',
+      });
       expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
       expect(response.headers.get('access-control-allow-credentials')).toBe('true');
     } finally {
@@ -295,71 +420,122 @@ describe('CORS on the GraphQL endpoint', () => {
   });
 });
 
-claim(`${page}#playground-settings`, 'a landing page plugin with the playground on fails at startup with "Only one plugin can implement renderLandingPage."', async () => {
-  const {ApolloServerPluginLandingPageLocalDefault} = nest('apollo-server-core');
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true, playground: true, plugins: [ApolloServerPluginLandingPageLocalDefault()]})], providers: [HelloResolver]})
-  class AppModule {}
-  await expect(start(AppModule)).rejects.toThrow('Only one plugin can implement renderLandingPage.');
-});
+claim(
+  `${page}#playground-settings`,
+  'a landing page plugin with the playground on fails at startup with "Only one plugin can implement renderLandingPage."',
+  async () => {
+    const {ApolloServerPluginLandingPageLocalDefault} = nest('apollo-server-core');
+    @Module({
+      imports: [
+        GraphQLModule.forRoot({
+          autoSchemaFile: true,
+          playground: true,
+          plugins: [ApolloServerPluginLandingPageLocalDefault()],
+        }),
+      ],
+      providers: [HelloResolver],
+    })
+    class AppModule {}
+    await expect(start(AppModule)).rejects.toThrow(
+      'Only one plugin can implement renderLandingPage.',
+    );
+  },
+);
 
 describe('on Fastify (apollo-server-fastify)', () => {
   const {FastifyAdapter} = nest('@nestjs/platform-fastify');
 
-  claim(`${page}#installation`, 'with the Fastify adapter GraphQLModule loads the Fastify integration and serves queries', async () => {
-    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [HelloResolver]})
-    class AppModule {}
-    const started = await start(AppModule, {adapter: new FastifyAdapter()});
-    try {
-      expect((await gql(`${started.base}/graphql`, '{ hello }')).body).toEqual({data: {hello: 'world'}});
-      const response = await gql(`${started.base}/graphql`, '{ hello }', undefined, {origin: 'https://evil.example.com'});
-      expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    } finally {
-      await started.close();
-    }
-  });
-
-  claim(`${page}#installation`, 'with another adapter type it throws "No support for current HttpAdapter"', async () => {
-    const {ExpressAdapter} = nest('@nestjs/platform-express');
-    class OtherAdapter extends ExpressAdapter {
-      getType() {
-        return 'koa';
+  claim(
+    `${page}#installation`,
+    'with the Fastify adapter GraphQLModule loads the Fastify integration and serves queries',
+    async () => {
+      @Module({
+        imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+        providers: [HelloResolver],
+      })
+      class AppModule {}
+      const started = await start(AppModule, {adapter: new FastifyAdapter()});
+      try {
+        expect((await gql(`${started.base}/graphql`, '{ hello }')).body).toEqual({
+          data: {hello: 'world'},
+        });
+        const response = await gql(`${started.base}/graphql`, '{ hello }', undefined, {
+          origin: 'https://evil.example.com',
+        });
+        expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      } finally {
+        await started.close();
       }
-    }
-    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [HelloResolver]})
-    class AppModule {}
-    await expect(start(AppModule, {adapter: new OtherAdapter()})).rejects.toThrow('No support for current HttpAdapter: koa');
-  });
+    },
+  );
 
-  claim(`${page}#multiple-endpoints`, 'two endpoints on Fastify fail on the shared health check route unless disableHealthCheck is set', async () => {
-    const endpoints = (extra: Record<string, unknown>) => [
-      GraphQLModule.forRoot({autoSchemaFile: true, path: '/a', ...extra}),
-      GraphQLModule.forRoot({autoSchemaFile: true, path: '/b', ...extra}),
-    ];
-    @Module({imports: endpoints({}), providers: [HelloResolver]})
-    class Clashing {}
-    await expect(start(Clashing, {adapter: new FastifyAdapter()})).rejects.toThrow(/server-health/);
-    @Module({imports: endpoints({disableHealthCheck: true}), providers: [HelloResolver]})
-    class Working {}
-    const started = await start(Working, {adapter: new FastifyAdapter()});
+  claim(
+    `${page}#installation`,
+    'with another adapter type it throws "No support for current HttpAdapter"',
+    async () => {
+      const {ExpressAdapter} = nest('@nestjs/platform-express');
+      class OtherAdapter extends ExpressAdapter {
+        getType() {
+          return 'koa';
+        }
+      }
+      @Module({
+        imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+        providers: [HelloResolver],
+      })
+      class AppModule {}
+      await expect(start(AppModule, {adapter: new OtherAdapter()})).rejects.toThrow(
+        'No support for current HttpAdapter: koa',
+      );
+    },
+  );
+
+  claim(
+    `${page}#multiple-endpoints`,
+    'two endpoints on Fastify fail on the shared health check route unless disableHealthCheck is set',
+    async () => {
+      const endpoints = (extra: Record<string, unknown>) => [
+        GraphQLModule.forRoot({autoSchemaFile: true, path: '/a', ...extra}),
+        GraphQLModule.forRoot({autoSchemaFile: true, path: '/b', ...extra}),
+      ];
+      @Module({imports: endpoints({}), providers: [HelloResolver]})
+      class Clashing {}
+      await expect(start(Clashing, {adapter: new FastifyAdapter()})).rejects.toThrow(
+        /server-health/,
+      );
+      @Module({imports: endpoints({disableHealthCheck: true}), providers: [HelloResolver]})
+      class Working {}
+      const started = await start(Working, {adapter: new FastifyAdapter()});
+      try {
+        expect((await gql(`${started.base}/b`, '{ hello }')).body).toEqual({
+          data: {hello: 'world'},
+        });
+      } finally {
+        await started.close();
+      }
+    },
+  );
+});
+
+claim(
+  `${page}#playground-settings`,
+  'an object passed as playground reaches the playground page (its settings are in the HTML)',
+  async () => {
+    const options = compileModule<{options: any}>(
+      `export const options: any = {};\nconst GraphQLModule = { forRoot: (o: any) => Object.assign(options, o) };\n${fragment(page, 'playground-settings', "'request.credentials'").value}`,
+    ).options;
+    @Module({imports: [GraphQLModule.forRoot(options)], providers: [HelloResolver]})
+    class AppModule {}
+    const started = await start(AppModule);
     try {
-      expect((await gql(`${started.base}/b`, '{ hello }')).body).toEqual({data: {hello: 'world'}});
+      const html = await (
+        await fetch(`${started.base}/graphql`, {headers: {accept: 'text/html'}})
+      ).text();
+      expect(html).toMatch(/GraphQL Playground/);
+      expect(html).toMatch(/"request\.credentials":\s*"include"/);
+      expect(html).toMatch(/"editor\.theme":\s*"light"/);
     } finally {
       await started.close();
     }
-  });
-});
-
-claim(`${page}#playground-settings`, 'an object passed as playground reaches the playground page (its settings are in the HTML)', async () => {
-  const options = compileModule<{options: any}>(`export const options: any = {};\nconst GraphQLModule = { forRoot: (o: any) => Object.assign(options, o) };\n${fragment(page, 'playground-settings', "'request.credentials'").value}`).options;
-  @Module({imports: [GraphQLModule.forRoot(options)], providers: [HelloResolver]})
-  class AppModule {}
-  const started = await start(AppModule);
-  try {
-    const html = await (await fetch(`${started.base}/graphql`, {headers: {accept: 'text/html'}})).text();
-    expect(html).toMatch(/GraphQL Playground/);
-    expect(html).toMatch(/"request\.credentials":\s*"include"/);
-    expect(html).toMatch(/"editor\.theme":\s*"light"/);
-  } finally {
-    await started.close();
-  }
-});
+  },
+);

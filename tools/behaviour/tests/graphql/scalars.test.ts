@@ -9,27 +9,49 @@ const page = 'docs/graphql/scalars.md';
 
 const set = samples(page, {under: 'custom-scalars'});
 
-function app(resolverSource: string, options: Record<string, unknown> = {}, providers: unknown[] = []) {
+function app(
+  resolverSource: string,
+  options: Record<string, unknown> = {},
+  providers: unknown[] = [],
+) {
   const {R} = compileModule(`
 import { Args, Field, Float, ID, Int, ObjectType, Query, Resolver, GraphQLTimestamp, GraphQLISODateTime } from '@nestjs/graphql';
 const { Cat } = require(${JSON.stringify(set.dir + '/cat.model.js')});
 ${resolverSource}
 `);
-  @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true, ...options})], providers: [R, ...providers]})
+  @Module({
+    imports: [GraphQLModule.forRoot({autoSchemaFile: true, ...options})],
+    providers: [R, ...providers],
+  })
   class AppModule {}
   return start(AppModule);
 }
 
-claim(`${page}#built-in-scalars`, 'the Cat model generates ID, String, Int, Float and Boolean fields as shown', async () => {
-  const started = await app(`@Resolver() export class R { @Query((returns) => Cat) cat() { return { id: 1, name: 'Tom', age: 3, weightKg: 4.5, vaccinated: true }; } }`);
-  try {
-    expectOutput(page, 'cat-sdl', printType(started.app.get(GraphQLSchemaHost).schema.getType('Cat')));
-    const {body} = await gql(`${started.base}/graphql`, '{ cat { id name age weightKg vaccinated } }');
-    expect(body).toEqual({data: {cat: {id: '1', name: 'Tom', age: 3, weightKg: 4.5, vaccinated: true}}});
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#built-in-scalars`,
+  'the Cat model generates ID, String, Int, Float and Boolean fields as shown',
+  async () => {
+    const started = await app(
+      `@Resolver() export class R { @Query((returns) => Cat) cat() { return { id: 1, name: 'Tom', age: 3, weightKg: 4.5, vaccinated: true }; } }`,
+    );
+    try {
+      expectOutput(
+        page,
+        'cat-sdl',
+        printType(started.app.get(GraphQLSchemaHost).schema.getType('Cat')),
+      );
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ cat { id name age weightKg vaccinated } }',
+      );
+      expect(body).toEqual({
+        data: {cat: {id: '1', name: 'Tom', age: 3, weightKg: 4.5, vaccinated: true}},
+      });
+    } finally {
+      await started.close();
+    }
+  },
+);
 
 const datesResolver = `
 @ObjectType('DatedCat')
@@ -42,28 +64,40 @@ class DatedCat {
   @Query((returns) => DatedCat, { nullable: true }) raw() { return { createdAt: '2021-11-05T10:15:00.000Z', lastSeenAt: 1638316800000 }; }
 }`;
 
-claim(`${page}#dates`, 'a Date property defaults to DateTime (ISO string), and GraphQLTimestamp gives milliseconds: the response shows both', async () => {
-  const started = await app(datesResolver);
-  try {
-    const schema = started.app.get(GraphQLSchemaHost).schema;
-    expect(printType(schema.getType('DatedCat'))).toBe('type DatedCat {\n  createdAt: DateTime!\n  lastSeenAt: Timestamp!\n}');
-    const {body} = await gql(`${started.base}/graphql`, '{ cat { createdAt lastSeenAt } }');
-    expectOutput(page, 'dates-response', body);
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#dates`,
+  'a Date property defaults to DateTime (ISO string), and GraphQLTimestamp gives milliseconds: the response shows both',
+  async () => {
+    const started = await app(datesResolver);
+    try {
+      const schema = started.app.get(GraphQLSchemaHost).schema;
+      expect(printType(schema.getType('DatedCat'))).toBe(
+        'type DatedCat {\n  createdAt: DateTime!\n  lastSeenAt: Timestamp!\n}',
+      );
+      const {body} = await gql(`${started.base}/graphql`, '{ cat { createdAt lastSeenAt } }');
+      expectOutput(page, 'dates-response', body);
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#dates`, 'a date returned as a string or number serializes as null (an error on a non-nullable field)', async () => {
-  const started = await app(datesResolver);
-  try {
-    const {body} = await gql(`${started.base}/graphql`, '{ raw { createdAt lastSeenAt } }');
-    expect(body.data).toEqual({raw: null});
-    expect(body.errors[0].message).toBe('Cannot return null for non-nullable field DatedCat.createdAt.');
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#dates`,
+  'a date returned as a string or number serializes as null (an error on a non-nullable field)',
+  async () => {
+    const started = await app(datesResolver);
+    try {
+      const {body} = await gql(`${started.base}/graphql`, '{ raw { createdAt lastSeenAt } }');
+      expect(body.data).toEqual({raw: null});
+      expect(body.errors[0].message).toBe(
+        'Cannot return null for non-nullable field DatedCat.createdAt.',
+      );
+    } finally {
+      await started.close();
+    }
+  },
+);
 
 claim(`${page}#dates`, "dateScalarMode: 'timestamp' makes Date properties Timestamp", async () => {
   const started = await app(datesResolver, {buildSchemaOptions: {dateScalarMode: 'timestamp'}});
@@ -75,25 +109,40 @@ claim(`${page}#dates`, "dateScalarMode: 'timestamp' makes Date properties Timest
   }
 });
 
-claim(`${page}#numbers`, "numberScalarMode: 'integer' makes a plain number Int; the default is Float", async () => {
-  const source = `@ObjectType('Counter') class Counter { @Field() value: number; }
+claim(
+  `${page}#numbers`,
+  "numberScalarMode: 'integer' makes a plain number Int; the default is Float",
+  async () => {
+    const source = `@ObjectType('Counter') class Counter { @Field() value: number; }
 @Resolver() export class R { @Query((returns) => Counter) counter() { return { value: 3 }; } }`;
-  for (const [mode, type] of [[undefined, 'Float!'], ['integer', 'Int!']]) {
-    const started = await app(source, mode ? {buildSchemaOptions: {numberScalarMode: mode}} : {});
-    try {
-      expect(String(started.app.get(GraphQLSchemaHost).schema.getType('Counter').getFields().value.type)).toBe(type);
-    } finally {
-      await started.close();
+    for (const [mode, type] of [
+      [undefined, 'Float!'],
+      ['integer', 'Int!'],
+    ]) {
+      const started = await app(source, mode ? {buildSchemaOptions: {numberScalarMode: mode}} : {});
+      try {
+        expect(
+          String(
+            started.app.get(GraphQLSchemaHost).schema.getType('Counter').getFields().value.type,
+          ),
+        ).toBe(type);
+      } finally {
+        await started.close();
+      }
     }
-  }
-});
+  },
+);
 
 claim(`${page}#numbers`, 'an Int outside 32 bits makes serialization fail', async () => {
-  const started = await app(`@Resolver() export class R { @Query((returns) => Int, { nullable: true }) big() { return 2 ** 31; } }`);
+  const started = await app(
+    `@Resolver() export class R { @Query((returns) => Int, { nullable: true }) big() { return 2 ** 31; } }`,
+  );
   try {
     const {body} = await gql(`${started.base}/graphql`, '{ big }');
     expect(body.data).toEqual({big: null});
-    expect(body.errors[0].message).toBe('Int cannot represent non 32-bit signed integer value: 2147483648');
+    expect(body.errors[0].message).toBe(
+      'Int cannot represent non 32-bit signed integer value: 2147483648',
+    );
   } finally {
     await started.close();
   }
@@ -117,67 +166,106 @@ class Article {
 }
 export { DateScalar };`;
 
-claim(`${page}#custom-scalars`, 'the @Scalar class registered as a provider replaces the date scalar: the schema shows scalar Date and Article as on the page', async () => {
-  const {DateScalar} = set.require('common/scalars/date.scalar');
-  const started = await app(articleResolver, {}, [DateScalar]);
-  try {
-    const schema = started.app.get(GraphQLSchemaHost).schema;
-    expectOutput(page, 'date-scalar-sdl', `${printType(schema.getType('Date'))}\n\n${printType(schema.getType('Article'))}`);
-    const query = fragment(page, 'custom-scalars', 'articles(publishedAfter').value.replace('title', 'title\n    publishedAt');
-    const {body} = await gql(`${started.base}/graphql`, query);
-    expect(body).toEqual({data: {articles: [{title: 'Later', publishedAt: 1638316800001}]}});
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#custom-scalars`,
+  'the @Scalar class registered as a provider replaces the date scalar: the schema shows scalar Date and Article as on the page',
+  async () => {
+    const {DateScalar} = set.require('common/scalars/date.scalar');
+    const started = await app(articleResolver, {}, [DateScalar]);
+    try {
+      const schema = started.app.get(GraphQLSchemaHost).schema;
+      expectOutput(
+        page,
+        'date-scalar-sdl',
+        `${printType(schema.getType('Date'))}\n\n${printType(schema.getType('Article'))}`,
+      );
+      const query = fragment(page, 'custom-scalars', 'articles(publishedAfter').value.replace(
+        'title',
+        'title\n    publishedAt',
+      );
+      const {body} = await gql(`${started.base}/graphql`, query);
+      expect(body).toEqual({data: {articles: [{title: 'Later', publishedAt: 1638316800001}]}});
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#custom-scalars`, 'a literal that parseLiteral() rejects is reported as a validation error of the query', async () => {
-  const {DateScalar} = set.require('common/scalars/date.scalar');
-  const started = await app(articleResolver, {}, [DateScalar]);
-  try {
-    const {body} = await gql(`${started.base}/graphql`, '{ articles(publishedAfter: "yesterday") { title } }');
-    expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect(body.errors[0].message).toContain('Date literals must be integers (milliseconds)');
-    const variables = await gql(`${started.base}/graphql`, 'query($d: Date!) { articles(publishedAfter: $d) { publishedAt } }', {d: 5});
-    expect(variables.body).toEqual({data: {articles: [{publishedAt: 6}]}});
-  } finally {
-    await started.close();
-  }
-});
+claim(
+  `${page}#custom-scalars`,
+  'a literal that parseLiteral() rejects is reported as a validation error of the query',
+  async () => {
+    const {DateScalar} = set.require('common/scalars/date.scalar');
+    const started = await app(articleResolver, {}, [DateScalar]);
+    try {
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ articles(publishedAfter: "yesterday") { title } }',
+      );
+      expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect(body.errors[0].message).toContain('Date literals must be integers (milliseconds)');
+      const variables = await gql(
+        `${started.base}/graphql`,
+        'query($d: Date!) { articles(publishedAfter: $d) { publishedAt } }',
+        {d: 5},
+      );
+      expect(variables.body).toEqual({data: {articles: [{publishedAt: 6}]}});
+    } finally {
+      await started.close();
+    }
+  },
+);
 
-claim(`${page}#importing-a-scalar`, 'code first: GraphQLJSON used in a type function is added to the schema and passes any JSON value', async () => {
-  const started = await app(`import GraphQLJSON from 'graphql-type-json';
+claim(
+  `${page}#importing-a-scalar`,
+  'code first: GraphQLJSON used in a type function is added to the schema and passes any JSON value',
+  async () => {
+    const started = await app(`import GraphQLJSON from 'graphql-type-json';
 @ObjectType('Thing') class Thing { ${fragment(page, 'importing-a-scalar', 'GraphQLJSON, {').value} }
 @Resolver() export class R { @Query((returns) => Thing) thing() { return { metadata: { a: [1, 'b'] } }; } }`);
-  try {
-    expect(started.app.get(GraphQLSchemaHost).schema.getType('JSON')).toBeDefined();
-    const {body} = await gql(`${started.base}/graphql`, '{ thing { metadata } }');
-    expect(body).toEqual({data: {thing: {metadata: {a: [1, 'b']}}}});
-  } finally {
-    await started.close();
-  }
-});
-
-claim(`${page}#schema-first`, 'schema first: the UUID GraphQLScalarType passed in resolvers validates values against scalar UUID', async () => {
-  const {UuidScalar} = set.require('common/scalars/uuid.scalar');
-  const dir = tempDir({'s.graphql': 'scalar UUID\n\ntype Query {\n  echo(id: UUID!): UUID!\n}\n'});
-  const {Resolver, Query, Args} = nest('@nestjs/graphql');
-  @Resolver()
-  class EchoResolver {
-    @Query()
-    echo(@Args('id') id: string) {
-      return id;
+    try {
+      expect(started.app.get(GraphQLSchemaHost).schema.getType('JSON')).toBeDefined();
+      const {body} = await gql(`${started.base}/graphql`, '{ thing { metadata } }');
+      expect(body).toEqual({data: {thing: {metadata: {a: [1, 'b']}}}});
+    } finally {
+      await started.close();
     }
-  }
-  @Module({imports: [GraphQLModule.forRoot({typePaths: [`${dir}/*.graphql`], resolvers: {UUID: UuidScalar}})], providers: [EchoResolver]})
-  class AppModule {}
-  const started = await start(AppModule);
-  try {
-    const id = '123e4567-e89b-12d3-a456-426614174000';
-    expect((await gql(`${started.base}/graphql`, `{ echo(id: "${id}") }`)).body).toEqual({data: {echo: id}});
-    const bad = await gql(`${started.base}/graphql`, '{ echo(id: "nope") }');
-    expect(bad.body.errors[0].message).toContain('Value is not a valid UUID: nope');
-  } finally {
-    await started.close();
-  }
-});
+  },
+);
+
+claim(
+  `${page}#schema-first`,
+  'schema first: the UUID GraphQLScalarType passed in resolvers validates values against scalar UUID',
+  async () => {
+    const {UuidScalar} = set.require('common/scalars/uuid.scalar');
+    const dir = tempDir({
+      's.graphql': 'scalar UUID\n\ntype Query {\n  echo(id: UUID!): UUID!\n}\n',
+    });
+    const {Resolver, Query, Args} = nest('@nestjs/graphql');
+    @Resolver()
+    class EchoResolver {
+      @Query()
+      echo(@Args('id') id: string) {
+        return id;
+      }
+    }
+    @Module({
+      imports: [
+        GraphQLModule.forRoot({typePaths: [`${dir}/*.graphql`], resolvers: {UUID: UuidScalar}}),
+      ],
+      providers: [EchoResolver],
+    })
+    class AppModule {}
+    const started = await start(AppModule);
+    try {
+      const id = '123e4567-e89b-12d3-a456-426614174000';
+      expect((await gql(`${started.base}/graphql`, `{ echo(id: "${id}") }`)).body).toEqual({
+        data: {echo: id},
+      });
+      const bad = await gql(`${started.base}/graphql`, '{ echo(id: "nope") }');
+      expect(bad.body.errors[0].message).toContain('Value is not a valid UUID: nope');
+    } finally {
+      await started.close();
+    }
+  },
+);

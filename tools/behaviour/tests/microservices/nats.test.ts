@@ -112,13 +112,11 @@ claim(
         seen.push({subject: msg.subject, reply: msg.reply ?? ''});
         if (msg.reply)
           msg.respond(
-            natsPackage
-              .JSONCodec()
-              .encode({
-                response: 'hi',
-                isDisposed: true,
-                id: natsPackage.JSONCodec().decode(msg.data).id,
-              }),
+            natsPackage.JSONCodec().encode({
+              response: 'hi',
+              isDisposed: true,
+              id: natsPackage.JSONCodec().decode(msg.data).id,
+            }),
           );
       },
     });

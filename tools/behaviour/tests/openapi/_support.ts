@@ -37,8 +37,12 @@ let programs = 0;
  * transpiles file by file, which guards every `design:type` reference with a typeof check). Returns a
  * require function for the emitted files.
  */
-export function compileProgram(files: Map<string, string> | Record<string, string>): (name: string) => any {
-  const ts = createRequire(resolve(__dirname, '../../package.json'))('typescript') as typeof import('typescript');
+export function compileProgram(
+  files: Map<string, string> | Record<string, string>,
+): (name: string) => any {
+  const ts = createRequire(resolve(__dirname, '../../package.json'))(
+    'typescript',
+  ) as typeof import('typescript');
   const dir = resolve(__dirname, '../../.run', `openapi-program-${process.pid}-${programs++}`);
   mkdirSync(dir, {recursive: true});
   const entries = files instanceof Map ? [...files.entries()] : Object.entries(files);

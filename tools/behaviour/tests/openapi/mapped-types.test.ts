@@ -11,19 +11,25 @@ const dto = (name: string, pick?: number) => {
   return set.require(name);
 };
 
-claim(`${page}#partial`, 'PartialType keeps the properties and their OpenAPI options, none of them required', async () => {
-  const {UpdateCatDto} = dto('update-cat.dto', 1);
-  const {UpdateCatDto: schema} = await schemasOf(UpdateCatDto);
-  expect(Object.keys(schema.properties)).toEqual(['name', 'age', 'breed']);
-  expect(schema.properties.age).toEqual({type: 'number', minimum: 0});
-  expect(schema.required ?? []).toEqual([]);
-});
+claim(
+  `${page}#partial`,
+  'PartialType keeps the properties and their OpenAPI options, none of them required',
+  async () => {
+    const {UpdateCatDto} = dto('update-cat.dto', 1);
+    const {UpdateCatDto: schema} = await schemasOf(UpdateCatDto);
+    expect(Object.keys(schema.properties)).toEqual(['name', 'age', 'breed']);
+    expect(schema.properties.age).toEqual({type: 'number', minimum: 0});
+    expect(schema.required ?? []).toEqual([]);
+  },
+);
 
 describe('PATCH /cats/:id with the derived DTO and the ValidationPipe', () => {
   let app: any;
   let base: string;
   beforeAll(async () => {
-    const {CatsController} = samples(page, {pick: {'update-cat.dto': 1}}).require('cats.controller');
+    const {CatsController} = samples(page, {pick: {'update-cat.dto': 1}}).require(
+      'cats.controller',
+    );
     @Module({controllers: [CatsController]})
     class AppModule {}
     app = await NestFactory.create(AppModule, {logger: false});
@@ -33,16 +39,25 @@ describe('PATCH /cats/:id with the derived DTO and the ValidationPipe', () => {
   afterAll(async () => {
     await app?.close();
   });
-  const patch = (body: unknown) => fetch(`${base}/cats/7`, {method: 'PATCH', headers: {'content-type': 'application/json'}, body: JSON.stringify(body)});
+  const patch = (body: unknown) =>
+    fetch(`${base}/cats/7`, {
+      method: 'PATCH',
+      headers: {'content-type': 'application/json'},
+      body: JSON.stringify(body),
+    });
 
-  claim(`${page}#partial`, 'missing fields pass validation (IsOptional applied), present fields keep their rules', async () => {
-    const partial = await patch({age: 4});
-    expect(partial.status).toBe(200);
-    expect(await partial.json()).toEqual({id: '7', age: 4});
-    const invalid = await patch({age: -1});
-    expect(invalid.status).toBe(400);
-    expect((await invalid.json()).message).toEqual(['age must not be less than 0']);
-  });
+  claim(
+    `${page}#partial`,
+    'missing fields pass validation (IsOptional applied), present fields keep their rules',
+    async () => {
+      const partial = await patch({age: 4});
+      expect(partial.status).toBe(200);
+      expect(await partial.json()).toEqual({id: '7', age: 4});
+      const invalid = await patch({age: -1});
+      expect(invalid.status).toBe(400);
+      expect((await invalid.json()).message).toEqual(['age must not be less than 0']);
+    },
+  );
 });
 
 claim(`${page}#pick`, 'PickType keeps only the listed properties', async () => {
@@ -58,28 +73,54 @@ claim(`${page}#omit`, 'OmitType keeps every property except the listed ones', as
   expect(Object.keys(schema.properties)).toEqual(['name', 'breed']);
 });
 
-claim(`${page}#intersection`, 'IntersectionType merges the properties (and the validation rules) of two classes', async () => {
-  const {AdoptionRequestDto} = dto('adoption-request.dto');
-  const {AdoptionRequestDto: schema} = await schemasOf(AdoptionRequestDto);
-  expect(Object.keys(schema.properties).sort()).toEqual(['age', 'breed', 'email', 'name', 'ownerName']);
-  const {validateSync} = nest('class-validator');
-  const {plainToInstance} = nest('class-transformer');
-  const errors = validateSync(plainToInstance(AdoptionRequestDto, {name: 'Tom', age: 1, breed: 'x', ownerName: 'Ann', email: 'nope'}));
-  expect(errors.map((e: any) => e.property)).toEqual(['email']);
-});
+claim(
+  `${page}#intersection`,
+  'IntersectionType merges the properties (and the validation rules) of two classes',
+  async () => {
+    const {AdoptionRequestDto} = dto('adoption-request.dto');
+    const {AdoptionRequestDto: schema} = await schemasOf(AdoptionRequestDto);
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      'age',
+      'breed',
+      'email',
+      'name',
+      'ownerName',
+    ]);
+    const {validateSync} = nest('class-validator');
+    const {plainToInstance} = nest('class-transformer');
+    const errors = validateSync(
+      plainToInstance(AdoptionRequestDto, {
+        name: 'Tom',
+        age: 1,
+        breed: 'x',
+        ownerName: 'Ann',
+        email: 'nope',
+      }),
+    );
+    expect(errors.map((e: any) => e.property)).toEqual(['email']);
+  },
+);
 
-claim(`${page}#composition`, 'PartialType(OmitType(...)) drops breed and makes the rest optional', async () => {
-  const {UpdateCatDto} = dto('update-cat.dto', 2);
-  const {UpdateCatDto: schema} = await schemasOf(UpdateCatDto);
-  expect(Object.keys(schema.properties)).toEqual(['name', 'age']);
-  expect(schema.required ?? []).toEqual([]);
-});
+claim(
+  `${page}#composition`,
+  'PartialType(OmitType(...)) drops breed and makes the rest optional',
+  async () => {
+    const {UpdateCatDto} = dto('update-cat.dto', 2);
+    const {UpdateCatDto: schema} = await schemasOf(UpdateCatDto);
+    expect(Object.keys(schema.properties)).toEqual(['name', 'age']);
+    expect(schema.required ?? []).toEqual([]);
+  },
+);
 
-claim(`${page}#composition`, 'PartialType from @nestjs/mapped-types loses the OpenAPI metadata: the derived schema is empty', async () => {
-  const {CreateCatDto} = dto('create-cat.dto');
-  const {PartialType} = nest('@nestjs/mapped-types');
-  class UpdateCatDto extends PartialType(CreateCatDto) {}
-  const {UpdateCatDto: schema} = await schemasOf(UpdateCatDto);
-  expect(schema).toEqual({type: 'object', properties: {}});
-  void documentFor;
-});
+claim(
+  `${page}#composition`,
+  'PartialType from @nestjs/mapped-types loses the OpenAPI metadata: the derived schema is empty',
+  async () => {
+    const {CreateCatDto} = dto('create-cat.dto');
+    const {PartialType} = nest('@nestjs/mapped-types');
+    class UpdateCatDto extends PartialType(CreateCatDto) {}
+    const {UpdateCatDto: schema} = await schemasOf(UpdateCatDto);
+    expect(schema).toEqual({type: 'object', properties: {}});
+    void documentFor;
+  },
+);

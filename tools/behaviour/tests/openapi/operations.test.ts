@@ -5,35 +5,61 @@ import {documentFor} from './_support';
 const page = 'docs/openapi/operations.md';
 const catEntity = (n = 1) => samples(page, {pick: {'cat.entity': n}}).sources.get('cat.entity')!;
 
-async function docOf(file: string, pick: number, exportName: string, files: Record<string, string> = {}) {
+async function docOf(
+  file: string,
+  pick: number,
+  exportName: string,
+  files: Record<string, string> = {},
+) {
   const set = samples(page, {pick: {[file]: pick}, files});
   return documentFor([set.require(file)[exportName]]);
 }
 
-claim(`${page}#summary-and-description`, '@ApiOperation() writes summary and description into the operation', async () => {
-  const document = await docOf('cats.controller', 1, 'CatsController');
-  expect(document.paths['/cats'].get).toMatchObject({
-    summary: 'List cats',
-    description: 'Returns every cat currently living in the shelter, oldest arrivals first.',
-  });
-});
+claim(
+  `${page}#summary-and-description`,
+  '@ApiOperation() writes summary and description into the operation',
+  async () => {
+    const document = await docOf('cats.controller', 1, 'CatsController');
+    expect(document.paths['/cats'].get).toMatchObject({
+      summary: 'List cats',
+      description: 'Returns every cat currently living in the shelter, oldest arrivals first.',
+    });
+  },
+);
 
-claim(`${page}#tags`, '@ApiTags() on the controller tags every handler; on a method it adds tags to that operation', async () => {
-  const cats = await docOf('cats.controller', 2, 'CatsController');
-  expect(cats.paths['/cats'].get.tags).toEqual(['cats']);
-  const adoptions = await docOf('adoptions.controller', 1, 'AdoptionsController');
-  expect(adoptions.paths['/adoptions/{catId}'].post.tags.sort()).toEqual(['adoptions', 'cats']);
-});
+claim(
+  `${page}#tags`,
+  '@ApiTags() on the controller tags every handler; on a method it adds tags to that operation',
+  async () => {
+    const cats = await docOf('cats.controller', 2, 'CatsController');
+    expect(cats.paths['/cats'].get.tags).toEqual(['cats']);
+    const adoptions = await docOf('adoptions.controller', 1, 'AdoptionsController');
+    expect(adoptions.paths['/adoptions/{catId}'].post.tags.sort()).toEqual(['adoptions', 'cats']);
+  },
+);
 
-claim(`${page}#headers`, '@ApiHeader() on the controller documents a required header on its operations', async () => {
-  const document = await docOf('cats.controller', 3, 'CatsController');
-  expect(document.paths['/cats'].get.parameters).toEqual([
-    {name: 'X-Shelter-Id', in: 'header', description: 'Identifies the shelter whose data is requested', required: true, schema: {type: 'string'}},
-  ]);
-});
+claim(
+  `${page}#headers`,
+  '@ApiHeader() on the controller documents a required header on its operations',
+  async () => {
+    const document = await docOf('cats.controller', 3, 'CatsController');
+    expect(document.paths['/cats'].get.parameters).toEqual([
+      {
+        name: 'X-Shelter-Id',
+        in: 'header',
+        description: 'Identifies the shelter whose data is requested',
+        required: true,
+        schema: {type: 'string'},
+      },
+    ]);
+  },
+);
 
-claim(`${page}#headers`, "a named @Headers('x-shelter-id') parameter is documented without @ApiHeader(); a bare @Headers() is not", async () => {
-  const {CatsController} = compileModule(`
+claim(
+  `${page}#headers`,
+  "a named @Headers('x-shelter-id') parameter is documented without @ApiHeader(); a bare @Headers() is not",
+  async () => {
+    const {CatsController} = compileModule(`
     import { Controller, Get, Headers } from '@nestjs/common';
     @Controller('cats')
     export class CatsController {
@@ -42,10 +68,13 @@ claim(`${page}#headers`, "a named @Headers('x-shelter-id') parameter is document
       @Get('b')
       b(@Headers() headers: Record<string, string>) { return headers; }
     }`);
-  const document = await documentFor([CatsController]);
-  expect(document.paths['/cats/a'].get.parameters).toEqual([{name: 'x-shelter-id', required: true, in: 'header', schema: {type: 'string'}}]);
-  expect(document.paths['/cats/b'].get.parameters).toEqual([]);
-});
+    const document = await documentFor([CatsController]);
+    expect(document.paths['/cats/a'].get.parameters).toEqual([
+      {name: 'x-shelter-id', required: true, in: 'header', schema: {type: 'string'}},
+    ]);
+    expect(document.paths['/cats/b'].get.parameters).toEqual([]);
+  },
+);
 
 claim(`${page}#headers`, '@ApiHeaders() documents several headers at once', async () => {
   const document = await docOf('reports.controller', 1, 'ReportsController');
@@ -56,79 +85,148 @@ claim(`${page}#headers`, '@ApiHeaders() documents several headers at once', asyn
   ]);
 });
 
-const dto = {'create-cat.dto': "import { ApiProperty } from '@nestjs/swagger';\nexport class CreateCatDto { @ApiProperty() name: string; }"};
+const dto = {
+  'create-cat.dto':
+    "import { ApiProperty } from '@nestjs/swagger';\nexport class CreateCatDto { @ApiProperty() name: string; }",
+};
 
-claim(`${page}#responses`, '@ApiResponse() and the shorthand decorators produce the same responses', async () => {
-  const long = await docOf('cats.controller', 4, 'CatsController', dto);
-  const short = await docOf('cats.controller', 5, 'CatsController', dto);
-  const expected = {
-    '201': {description: 'The cat has been registered.'},
-    '403': {description: 'Only staff members may register cats.'},
-  };
-  expect(long.paths['/cats'].post.responses).toEqual(expected);
-  expect(short.paths['/cats'].post.responses).toEqual(expected);
-});
+claim(
+  `${page}#responses`,
+  '@ApiResponse() and the shorthand decorators produce the same responses',
+  async () => {
+    const long = await docOf('cats.controller', 4, 'CatsController', dto);
+    const short = await docOf('cats.controller', 5, 'CatsController', dto);
+    const expected = {
+      '201': {description: 'The cat has been registered.'},
+      '403': {description: 'Only staff members may register cats.'},
+    };
+    expect(long.paths['/cats'].post.responses).toEqual(expected);
+    expect(short.paths['/cats'].post.responses).toEqual(expected);
+  },
+);
 
-claim(`${page}#responses`, 'every shorthand decorator of the list exists and sets the status it names', async () => {
-  const swagger = require('@nestjs/swagger');
-  const list: Record<string, string> = {
-    ApiOkResponse: '200', ApiCreatedResponse: '201', ApiAcceptedResponse: '202', ApiNoContentResponse: '204',
-    ApiMovedPermanentlyResponse: '301', ApiFoundResponse: '302', ApiBadRequestResponse: '400', ApiUnauthorizedResponse: '401',
-    ApiForbiddenResponse: '403', ApiNotFoundResponse: '404', ApiMethodNotAllowedResponse: '405', ApiNotAcceptableResponse: '406',
-    ApiRequestTimeoutResponse: '408', ApiConflictResponse: '409', ApiGoneResponse: '410', ApiPreconditionFailedResponse: '412',
-    ApiPayloadTooLargeResponse: '413', ApiUnsupportedMediaTypeResponse: '415', ApiUnprocessableEntityResponse: '422',
-    ApiTooManyRequestsResponse: '429', ApiInternalServerErrorResponse: '500', ApiNotImplementedResponse: '501',
-    ApiBadGatewayResponse: '502', ApiServiceUnavailableResponse: '503', ApiGatewayTimeoutResponse: '504', ApiDefaultResponse: 'default',
-  };
-  const {DECORATORS} = require('@nestjs/swagger/dist/constants');
-  for (const [name, status] of Object.entries(list)) {
-    class Probe {
-      handler() {}
+claim(
+  `${page}#responses`,
+  'every shorthand decorator of the list exists and sets the status it names',
+  async () => {
+    const swagger = require('@nestjs/swagger');
+    const list: Record<string, string> = {
+      ApiOkResponse: '200',
+      ApiCreatedResponse: '201',
+      ApiAcceptedResponse: '202',
+      ApiNoContentResponse: '204',
+      ApiMovedPermanentlyResponse: '301',
+      ApiFoundResponse: '302',
+      ApiBadRequestResponse: '400',
+      ApiUnauthorizedResponse: '401',
+      ApiForbiddenResponse: '403',
+      ApiNotFoundResponse: '404',
+      ApiMethodNotAllowedResponse: '405',
+      ApiNotAcceptableResponse: '406',
+      ApiRequestTimeoutResponse: '408',
+      ApiConflictResponse: '409',
+      ApiGoneResponse: '410',
+      ApiPreconditionFailedResponse: '412',
+      ApiPayloadTooLargeResponse: '413',
+      ApiUnsupportedMediaTypeResponse: '415',
+      ApiUnprocessableEntityResponse: '422',
+      ApiTooManyRequestsResponse: '429',
+      ApiInternalServerErrorResponse: '500',
+      ApiNotImplementedResponse: '501',
+      ApiBadGatewayResponse: '502',
+      ApiServiceUnavailableResponse: '503',
+      ApiGatewayTimeoutResponse: '504',
+      ApiDefaultResponse: 'default',
+    };
+    const {DECORATORS} = require('@nestjs/swagger/dist/constants');
+    for (const [name, status] of Object.entries(list)) {
+      class Probe {
+        handler() {}
+      }
+      const descriptor = Object.getOwnPropertyDescriptor(Probe.prototype, 'handler')!;
+      swagger[name]({description: name})(Probe.prototype, 'handler', descriptor);
+      const metadata = (Reflect as any).getMetadata(DECORATORS.API_RESPONSE, descriptor.value);
+      expect(Object.keys(metadata), name).toEqual([status]);
     }
-    const descriptor = Object.getOwnPropertyDescriptor(Probe.prototype, 'handler')!;
-    swagger[name]({description: name})(Probe.prototype, 'handler', descriptor);
-    const metadata = (Reflect as any).getMetadata(DECORATORS.API_RESPONSE, descriptor.value);
-    expect(Object.keys(metadata), name).toEqual([status]);
-  }
-});
+  },
+);
 
-claim(`${page}#response-types`, 'type with isArray gives an array of $ref; type alone a $ref; the model gets its schema with examples', async () => {
-  const document = await docOf('cats.controller', 6, 'CatsController', {'cat.entity': catEntity()});
-  const list = document.paths['/cats'].get.responses['200'];
-  expect(list.description).toBe('All cats of the shelter.');
-  expect(list.content['application/json'].schema).toEqual({type: 'array', items: {$ref: '#/components/schemas/Cat'}});
-  const one = document.paths['/cats/{id}'].get.responses;
-  expect(one['200'].content['application/json'].schema).toEqual({$ref: '#/components/schemas/Cat'});
-  expect(one['404']).toEqual({description: 'No cat has this id.'});
-  expect(document.components.schemas.Cat.properties.age).toEqual({type: 'number', example: 3, description: 'Age in whole years'});
-});
+claim(
+  `${page}#response-types`,
+  'type with isArray gives an array of $ref; type alone a $ref; the model gets its schema with examples',
+  async () => {
+    const document = await docOf('cats.controller', 6, 'CatsController', {
+      'cat.entity': catEntity(),
+    });
+    const list = document.paths['/cats'].get.responses['200'];
+    expect(list.description).toBe('All cats of the shelter.');
+    expect(list.content['application/json'].schema).toEqual({
+      type: 'array',
+      items: {$ref: '#/components/schemas/Cat'},
+    });
+    const one = document.paths['/cats/{id}'].get.responses;
+    expect(one['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Cat',
+    });
+    expect(one['404']).toEqual({description: 'No cat has this id.'});
+    expect(document.components.schemas.Cat.properties.age).toEqual({
+      type: 'number',
+      example: 3,
+      description: 'Age in whole years',
+    });
+  },
+);
 
-claim(`${page}#response-types`, 'a response declared on the controller applies to every operation', async () => {
-  const document = await docOf('cats.controller', 7, 'CatsController');
-  expect(document.paths['/cats'].get.responses['401']).toEqual({description: 'The access token is missing or expired.'});
-});
+claim(
+  `${page}#response-types`,
+  'a response declared on the controller applies to every operation',
+  async () => {
+    const document = await docOf('cats.controller', 7, 'CatsController');
+    expect(document.paths['/cats'].get.responses['401']).toEqual({
+      description: 'The access token is missing or expired.',
+    });
+  },
+);
 
-claim(`${page}#file-upload`, '@ApiConsumes + @ApiBody with the DTO describe a multipart body with a binary field', async () => {
-  const set = samples(page, {pick: {'cats.controller': 8}});
-  const document = await documentFor([set.require('cats.controller').CatsController]);
-  const body = document.paths['/cats/{id}/photo'].post.requestBody;
-  expect(Object.keys(body.content)).toEqual(['multipart/form-data']);
-  expect(body.content['multipart/form-data'].schema).toEqual({$ref: '#/components/schemas/PhotoUploadDto'});
-  expect(document.components.schemas.PhotoUploadDto.properties.photo).toEqual({type: 'string', format: 'binary'});
-  expect(document.components.schemas.PhotoUploadDto.required).toEqual(['photo']);
-});
+claim(
+  `${page}#file-upload`,
+  '@ApiConsumes + @ApiBody with the DTO describe a multipart body with a binary field',
+  async () => {
+    const set = samples(page, {pick: {'cats.controller': 8}});
+    const document = await documentFor([set.require('cats.controller').CatsController]);
+    const body = document.paths['/cats/{id}/photo'].post.requestBody;
+    expect(Object.keys(body.content)).toEqual(['multipart/form-data']);
+    expect(body.content['multipart/form-data'].schema).toEqual({
+      $ref: '#/components/schemas/PhotoUploadDto',
+    });
+    expect(document.components.schemas.PhotoUploadDto.properties.photo).toEqual({
+      type: 'string',
+      format: 'binary',
+    });
+    expect(document.components.schemas.PhotoUploadDto.required).toEqual(['photo']);
+  },
+);
 
-claim(`${page}#file-upload`, 'the inline raw schema describes an array of binary strings under multipart/form-data', async () => {
-  const set = samples(page, {pick: {'cats.controller': 9}});
-  const document = await documentFor([set.require('cats.controller').CatsController]);
-  expect(document.paths['/cats/photos'].post.requestBody.content['multipart/form-data'].schema).toEqual({
-    type: 'object',
-    properties: {photos: {type: 'array', items: {type: 'string', format: 'binary'}}},
-  });
-});
+claim(
+  `${page}#file-upload`,
+  'the inline raw schema describes an array of binary strings under multipart/form-data',
+  async () => {
+    const set = samples(page, {pick: {'cats.controller': 9}});
+    const document = await documentFor([set.require('cats.controller').CatsController]);
+    expect(
+      document.paths['/cats/photos'].post.requestBody.content['multipart/form-data'].schema,
+    ).toEqual({
+      type: 'object',
+      properties: {photos: {type: 'array', items: {type: 'string', format: 'binary'}}},
+    });
+  },
+);
 
-claim(`${page}#file-upload`, '@ApiConsumes() on the controller class is ignored in 5.2; on the handler it sets the body content type', async () => {
-  const {OnClass, OnMethod} = compileModule(`
+claim(
+  `${page}#file-upload`,
+  '@ApiConsumes() on the controller class is ignored in 5.2; on the handler it sets the body content type',
+  async () => {
+    const {OnClass, OnMethod} = compileModule(`
     import { Body, Controller, Post } from '@nestjs/common';
     import { ApiConsumes } from '@nestjs/swagger';
     @ApiConsumes('multipart/form-data')
@@ -140,47 +238,80 @@ claim(`${page}#file-upload`, '@ApiConsumes() on the controller class is ignored 
     export class OnMethod {
       @Post() @ApiConsumes('multipart/form-data') create(@Body() body: string) { return body; }
     }`);
-  const document = await documentFor([OnClass, OnMethod]);
-  expect(Object.keys(document.paths['/a'].post.requestBody.content)).toEqual(['application/json']);
-  expect(Object.keys(document.paths['/b'].post.requestBody.content)).toEqual(['multipart/form-data']);
-});
+    const document = await documentFor([OnClass, OnMethod]);
+    expect(Object.keys(document.paths['/a'].post.requestBody.content)).toEqual([
+      'application/json',
+    ]);
+    expect(Object.keys(document.paths['/b'].post.requestBody.content)).toEqual([
+      'multipart/form-data',
+    ]);
+  },
+);
 
 claim(`${page}#extensions`, 'the extension is copied into the operation as shown', async () => {
   const document = await docOf('cats.controller', 10, 'CatsController');
   const get = document.paths['/cats'].get;
-  expectOutput(page, 'extension-path-item', {get: {operationId: get.operationId, 'x-rate-limit': get['x-rate-limit'], responses: get.responses}});
+  expectOutput(page, 'extension-path-item', {
+    get: {
+      operationId: get.operationId,
+      'x-rate-limit': get['x-rate-limit'],
+      responses: get.responses,
+    },
+  });
 });
 
-claim(`${page}#extensions`, 'a key without the x- prefix throws when the class is loaded, with "Extension key is not prefixed."', async () => {
-  expect(() =>
-    compileModule(`
+claim(
+  `${page}#extensions`,
+  'a key without the x- prefix throws when the class is loaded, with "Extension key is not prefixed."',
+  async () => {
+    expect(() =>
+      compileModule(`
       import { Controller, Get } from '@nestjs/common';
       import { ApiExtension } from '@nestjs/swagger';
       @Controller('cats')
       export class CatsController {
         @Get() @ApiExtension('rate-limit', { n: 1 }) findAll() { return []; }
       }`),
-  ).toThrow(/^Extension key is not prefixed\./);
-});
+    ).toThrow(/^Extension key is not prefixed\./);
+  },
+);
 
-claim(`${page}#excluding-operations`, '@ApiExcludeController() hides a controller and @ApiExcludeEndpoint() one handler', async () => {
-  const set = samples(page);
-  const {InternalController, HealthController} = set.require('health.controller');
-  const document = await documentFor([InternalController, HealthController]);
-  expect(Object.keys(document.paths)).toEqual(['/health']);
-});
+claim(
+  `${page}#excluding-operations`,
+  '@ApiExcludeController() hides a controller and @ApiExcludeEndpoint() one handler',
+  async () => {
+    const set = samples(page);
+    const {InternalController, HealthController} = set.require('health.controller');
+    const document = await documentFor([InternalController, HealthController]);
+    expect(Object.keys(document.paths)).toEqual(['/health']);
+  },
+);
 
-claim(`${page}#advanced-generic-apiresponse`, 'the allOf envelope references PaginatedDto and Cat, both registered', async () => {
-  const set = samples(page, {pick: {'cats.controller': 11}, files: {'cat.entity': catEntity()}});
-  const document = await documentFor([set.require('cats.controller').CatsController]);
-  expect(document.paths['/cats'].get.responses['200'].content['application/json'].schema.allOf[0]).toEqual({$ref: '#/components/schemas/PaginatedDto'});
-  expect(Object.keys(document.components.schemas).sort()).toEqual(['Cat', 'PaginatedDto']);
-  expect(document.components.schemas.PaginatedDto.properties.results).toBeUndefined();
-});
+claim(
+  `${page}#advanced-generic-apiresponse`,
+  'the allOf envelope references PaginatedDto and Cat, both registered',
+  async () => {
+    const set = samples(page, {pick: {'cats.controller': 11}, files: {'cat.entity': catEntity()}});
+    const document = await documentFor([set.require('cats.controller').CatsController]);
+    expect(
+      document.paths['/cats'].get.responses['200'].content['application/json'].schema.allOf[0],
+    ).toEqual({$ref: '#/components/schemas/PaginatedDto'});
+    expect(Object.keys(document.components.schemas).sort()).toEqual(['Cat', 'PaginatedDto']);
+    expect(document.components.schemas.PaginatedDto.properties.results).toBeUndefined();
+  },
+);
 
-claim(`${page}#advanced-generic-apiresponse`, 'ApiPaginatedResponse(Cat) produces the response schema shown and registers the models itself', async () => {
-  const set = samples(page, {files: {'cat.entity': catEntity()}});
-  const document = await documentFor([set.require('cats.controller').CatsController]);
-  expectOutput(page, 'paginated-response-schema', document.paths['/cats'].get.responses['200'].content['application/json'].schema);
-  expect(Object.keys(document.components.schemas).sort()).toEqual(['Cat', 'PaginatedDto']);
-});
+claim(
+  `${page}#advanced-generic-apiresponse`,
+  'ApiPaginatedResponse(Cat) produces the response schema shown and registers the models itself',
+  async () => {
+    const set = samples(page, {files: {'cat.entity': catEntity()}});
+    const document = await documentFor([set.require('cats.controller').CatsController]);
+    expectOutput(
+      page,
+      'paginated-response-schema',
+      document.paths['/cats'].get.responses['200'].content['application/json'].schema,
+    );
+    expect(Object.keys(document.components.schemas).sort()).toEqual(['Cat', 'PaginatedDto']);
+  },
+);

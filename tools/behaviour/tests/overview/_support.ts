@@ -45,7 +45,10 @@ export interface StartOptions {
 }
 
 /** A module (or a list of controllers wrapped in one) started and listening on a free port. */
-export async function start(moduleOrControllers: unknown, opts: StartOptions = {}): Promise<{app: any; base: string}> {
+export async function start(
+  moduleOrControllers: unknown,
+  opts: StartOptions = {},
+): Promise<{app: any; base: string}> {
   let root = moduleOrControllers as any;
   if (Array.isArray(moduleOrControllers)) {
     @Module({controllers: moduleOrControllers as any[]})
@@ -54,7 +57,9 @@ export async function start(moduleOrControllers: unknown, opts: StartOptions = {
   }
   const adapter = adapterFor(opts.platform ?? 'express');
   const options = {logger: opts.logger ?? false, ...(opts.options ?? {})};
-  const app = adapter ? await NestFactory.create(root, adapter, options) : await NestFactory.create(root, options);
+  const app = adapter
+    ? await NestFactory.create(root, adapter, options)
+    : await NestFactory.create(root, options);
   onClose(() => app.close());
   await opts.setup?.(app);
   const base = await listen(app);
@@ -80,7 +85,8 @@ export function call(
   const headers: Record<string, string> = {...(opts.headers ?? {})};
   if (opts.body !== undefined) {
     payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
     headers['content-length'] = String(Buffer.byteLength(payload));
   }
   return new Promise((resolve, reject) => {
@@ -91,11 +97,18 @@ export function call(
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text)});
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text,
+            json: () => JSON.parse(text),
+          });
         });
       },
     );
-    req.setTimeout(opts.timeoutMs ?? 5000, () => req.destroy(new Error(`timeout: ${method} ${path}`)));
+    req.setTimeout(opts.timeoutMs ?? 5000, () =>
+      req.destroy(new Error(`timeout: ${method} ${path}`)),
+    );
     req.on('error', reject);
     if (payload !== undefined) req.write(payload);
     req.end();
@@ -103,7 +116,12 @@ export function call(
 }
 
 /** Resolves 'hung' when no answer came within `ms` (a request the server never answers). */
-export async function answersWithin(base: string, method: string, path: string, ms: number): Promise<Reply | 'hung'> {
+export async function answersWithin(
+  base: string,
+  method: string,
+  path: string,
+  ms: number,
+): Promise<Reply | 'hung'> {
   try {
     return await call(base, method, path, {timeoutMs: ms});
   } catch (error) {
@@ -116,13 +134,22 @@ export async function answersWithin(base: string, method: string, path: string, 
  * Recompiles one file of a sample set without decorator metadata, as Babel's legacy decorators build the
  * JavaScript halves (no `design:paramtypes`): call it before the file is first required.
  */
-export function withoutMetadata(set: {dir: string; sources: Map<string, string>}, filename: string): void {
+export function withoutMetadata(
+  set: {dir: string; sources: Map<string, string>},
+  filename: string,
+): void {
   const ts = nest('typescript');
   const source = set.sources.get(filename);
   if (source === undefined) throw new Error(`no file ${filename} in the set`);
   const out = ts.transpileModule(source, {
     fileName: `${filename}.js`,
-    compilerOptions: {module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2019, experimentalDecorators: true, emitDecoratorMetadata: false, allowJs: true},
+    compilerOptions: {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2019,
+      experimentalDecorators: true,
+      emitDecoratorMetadata: false,
+      allowJs: true,
+    },
   });
   writeFileSync(join(set.dir, `${basename(filename)}.js`), out.outputText);
 }
@@ -134,7 +161,11 @@ export type EnhancerKind = 'filter' | 'pipe' | 'guard' | 'interceptor';
  * with useGlobal*() or as an APP_* provider, and a socket.io gateway plus a TCP microservice (connected with
  * or without inheritAppConfig) on the same application. Returns what each transport saw.
  */
-export async function globalEnhancersProbe(kind: EnhancerKind, how: 'useGlobal' | 'provider', inheritAppConfig: boolean) {
+export async function globalEnhancersProbe(
+  kind: EnhancerKind,
+  how: 'useGlobal' | 'provider',
+  inheritAppConfig: boolean,
+) {
   const common = nest('@nestjs/common');
   const core = nest('@nestjs/core');
   const ws = nest('@nestjs/websockets');
@@ -145,9 +176,12 @@ export async function globalEnhancersProbe(kind: EnhancerKind, how: 'useGlobal' 
     filter: class {
       catch(_exception: unknown, host: any) {
         ran.push('filter');
-        if (host.getType() === 'http') host.switchToHttp().getResponse().status(500).json({filtered: true});
+        if (host.getType() === 'http')
+          host.switchToHttp().getResponse().status(500).json({filtered: true});
         const {throwError} = nest('rxjs');
-        return host.getType() === 'rpc' ? throwError(() => ({status: 'error', message: 'filtered'})) : undefined;
+        return host.getType() === 'rpc'
+          ? throwError(() => ({status: 'error', message: 'filtered'}))
+          : undefined;
       }
     },
     pipe: class {
@@ -171,7 +205,12 @@ export async function globalEnhancersProbe(kind: EnhancerKind, how: 'useGlobal' 
   };
   const Enhancer = enhancers[kind] as any;
   if (kind === 'filter') common.Catch()(Enhancer);
-  const token = {filter: core.APP_FILTER, pipe: core.APP_PIPE, guard: core.APP_GUARD, interceptor: core.APP_INTERCEPTOR}[kind];
+  const token = {
+    filter: core.APP_FILTER,
+    pipe: core.APP_PIPE,
+    guard: core.APP_GUARD,
+    interceptor: core.APP_INTERCEPTOR,
+  }[kind];
 
   class Gateway {
     ping(data: unknown) {
@@ -180,7 +219,11 @@ export async function globalEnhancersProbe(kind: EnhancerKind, how: 'useGlobal' 
       return data;
     }
   }
-  ws.SubscribeMessage('ping')(Gateway.prototype, 'ping', Object.getOwnPropertyDescriptor(Gateway.prototype, 'ping'));
+  ws.SubscribeMessage('ping')(
+    Gateway.prototype,
+    'ping',
+    Object.getOwnPropertyDescriptor(Gateway.prototype, 'ping'),
+  );
   ws.MessageBody()(Gateway.prototype, 'ping', 0);
   ws.WebSocketGateway()(Gateway);
 
@@ -191,7 +234,11 @@ export async function globalEnhancersProbe(kind: EnhancerKind, how: 'useGlobal' 
       return data;
     }
   }
-  ms.MessagePattern('ping')(Messages.prototype, 'ping', Object.getOwnPropertyDescriptor(Messages.prototype, 'ping'));
+  ms.MessagePattern('ping')(
+    Messages.prototype,
+    'ping',
+    Object.getOwnPropertyDescriptor(Messages.prototype, 'ping'),
+  );
   ms.Payload()(Messages.prototype, 'ping', 0);
   common.Controller()(Messages);
 
@@ -204,12 +251,20 @@ export async function globalEnhancersProbe(kind: EnhancerKind, how: 'useGlobal' 
   const app = await NestFactory.create(AppModule, {logger: false});
   onClose(() => app.close());
   if (how === 'useGlobal') {
-    const method = {filter: 'useGlobalFilters', pipe: 'useGlobalPipes', guard: 'useGlobalGuards', interceptor: 'useGlobalInterceptors'}[kind];
+    const method = {
+      filter: 'useGlobalFilters',
+      pipe: 'useGlobalPipes',
+      guard: 'useGlobalGuards',
+      interceptor: 'useGlobalInterceptors',
+    }[kind];
     app[method](new Enhancer());
   }
   const {freePort} = await import('../../lib');
   const rpcPort = await freePort();
-  app.connectMicroservice({transport: ms.Transport.TCP, options: {host: '127.0.0.1', port: rpcPort}}, {inheritAppConfig});
+  app.connectMicroservice(
+    {transport: ms.Transport.TCP, options: {host: '127.0.0.1', port: rpcPort}},
+    {inheritAppConfig},
+  );
   await app.startAllMicroservices();
   const base = await listen(app);
 
@@ -226,10 +281,17 @@ export async function globalEnhancersProbe(kind: EnhancerKind, how: 'useGlobal' 
   });
   const wsRan = ran.splice(0);
 
-  const client = ms.ClientProxyFactory.create({transport: ms.Transport.TCP, options: {host: '127.0.0.1', port: rpcPort}});
+  const client = ms.ClientProxyFactory.create({
+    transport: ms.Transport.TCP,
+    options: {host: '127.0.0.1', port: rpcPort},
+  });
   onClose(async () => client.close());
   const {lastValueFrom} = nest('rxjs');
-  const rpc = (data: string) => lastValueFrom(client.send('ping', data)).then((value: unknown) => ({value}), (error: unknown) => ({error}));
+  const rpc = (data: string) =>
+    lastValueFrom(client.send('ping', data)).then(
+      (value: unknown) => ({value}),
+      (error: unknown) => ({error}),
+    );
   const rpcAnswer = await rpc('hello');
   const rpcError = await rpc('fail');
   const rpcRan = ran.splice(0);
@@ -247,30 +309,52 @@ export async function microserviceGlobalProbe(kind: 'pipe' | 'guard') {
       return data;
     }
   }
-  ms.MessagePattern('ping')(Messages.prototype, 'ping', Object.getOwnPropertyDescriptor(Messages.prototype, 'ping'));
+  ms.MessagePattern('ping')(
+    Messages.prototype,
+    'ping',
+    Object.getOwnPropertyDescriptor(Messages.prototype, 'ping'),
+  );
   ms.Payload()(Messages.prototype, 'ping', 0);
   common.Controller()(Messages);
   class AppModule {}
   common.Module({controllers: [Messages]})(AppModule);
   const {freePort} = await import('../../lib');
   const port = await freePort();
-  const app = await nest('@nestjs/core').NestFactory.createMicroservice(AppModule, {transport: ms.Transport.TCP, options: {host: '127.0.0.1', port}, logger: false});
+  const app = await nest('@nestjs/core').NestFactory.createMicroservice(AppModule, {
+    transport: ms.Transport.TCP,
+    options: {host: '127.0.0.1', port},
+    logger: false,
+  });
   onClose(() => app.close());
-  if (kind === 'pipe') app.useGlobalPipes({transform: (value: unknown) => (ran.push('pipe'), value)});
+  if (kind === 'pipe')
+    app.useGlobalPipes({transform: (value: unknown) => (ran.push('pipe'), value)});
   else app.useGlobalGuards({canActivate: () => (ran.push('guard'), false)});
   await app.listen();
-  const client = ms.ClientProxyFactory.create({transport: ms.Transport.TCP, options: {host: '127.0.0.1', port}});
+  const client = ms.ClientProxyFactory.create({
+    transport: ms.Transport.TCP,
+    options: {host: '127.0.0.1', port},
+  });
   onClose(async () => client.close());
   const {lastValueFrom} = nest('rxjs');
-  const answer = await lastValueFrom(client.send('ping', 'hello')).then((value: unknown) => ({value}), (error: unknown) => ({error}));
+  const answer = await lastValueFrom(client.send('ping', 'hello')).then(
+    (value: unknown) => ({value}),
+    (error: unknown) => ({error}),
+  );
   return {answer, ran};
 }
 
 /** The two claims every enhancer page makes about global registration beyond HTTP, checked for one kind. */
-export async function expectGlobalOnlyOverHttp(kind: EnhancerKind, expectFn: (actual: unknown) => any): Promise<void> {
+export async function expectGlobalOnlyOverHttp(
+  kind: EnhancerKind,
+  expectFn: (actual: unknown) => any,
+): Promise<void> {
   for (const how of ['useGlobal', 'provider'] as const) {
     const without = await globalEnhancersProbe(kind, how, false);
-    expectFn({how, ws: without.wsRan, rpc: without.rpcRan}).toEqual({how, ws: ['ws handler', 'ws handler'], rpc: ['rpc handler', 'rpc handler']});
+    expectFn({how, ws: without.wsRan, rpc: without.rpcRan}).toEqual({
+      how,
+      ws: ['ws handler', 'ws handler'],
+      rpc: ['rpc handler', 'rpc handler'],
+    });
     const inherited = await globalEnhancersProbe(kind, how, true);
     expectFn({how, ws: inherited.wsRan}).toEqual({how, ws: ['ws handler', 'ws handler']});
     expectFn(inherited.rpcRan).toContain(kind);

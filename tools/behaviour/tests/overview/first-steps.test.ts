@@ -24,63 +24,98 @@ function bootstrapFailing(createOptions: string) {
       (error) => console.log('REJECTED: ' + error.message.split('\\n')[0]),
     );
   `;
-  return spawnSync(process.execPath, ['-e', script], {cwd: behaviourDir, encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}});
+  return spawnSync(process.execPath, ['-e', script], {
+    cwd: behaviourDir,
+    encoding: 'utf8',
+    env: {...process.env, NO_COLOR: '1'},
+  });
 }
 
-claim(`${page}#the-generated-files`, `by default a failure while creating the application is printed and the process exits with code 1`, () => {
-  const run = bootstrapFailing('{}');
-  expect(run.status).toBe(1);
-  expect(run.stdout + run.stderr).toContain("Nest can't resolve dependencies of the NeedsConfig (?)");
-  expect(run.stdout).not.toContain('REJECTED');
-});
+claim(
+  `${page}#the-generated-files`,
+  `by default a failure while creating the application is printed and the process exits with code 1`,
+  () => {
+    const run = bootstrapFailing('{}');
+    expect(run.status).toBe(1);
+    expect(run.stdout + run.stderr).toContain(
+      "Nest can't resolve dependencies of the NeedsConfig (?)",
+    );
+    expect(run.stdout).not.toContain('REJECTED');
+  },
+);
 
-claim(`${page}#the-generated-files`, `with abortOnError: false, Nest still logs the error, then create() rejects with it`, () => {
-  const run = bootstrapFailing('{ abortOnError: false }');
-  expect(run.status).toBe(0);
-  expect(run.stderr + run.stdout).toMatch(/ERROR \[ExceptionHandler\] Nest can't resolve dependencies of the NeedsConfig \(\?\)/);
-  expect(run.stdout).toContain("REJECTED: Nest can't resolve dependencies of the NeedsConfig (?)");
-});
+claim(
+  `${page}#the-generated-files`,
+  `with abortOnError: false, Nest still logs the error, then create() rejects with it`,
+  () => {
+    const run = bootstrapFailing('{ abortOnError: false }');
+    expect(run.status).toBe(0);
+    expect(run.stderr + run.stdout).toMatch(
+      /ERROR \[ExceptionHandler\] Nest can't resolve dependencies of the NeedsConfig \(\?\)/,
+    );
+    expect(run.stdout).toContain(
+      "REJECTED: Nest can't resolve dependencies of the NeedsConfig (?)",
+    );
+  },
+);
 
-claim(`${page}#the-generated-files`, `the page's main.ts creates the application from AppModule and listens on port 3000`, async () => {
-  const source = samples(page).sources.get('main')!;
-  expect(source).toContain('await NestFactory.create(AppModule)');
-  expect(source).toContain('await app.listen(3000)');
-  const set = samples(page, {
-    edit: {main: [['await app.listen(3000);', 'await app.listen(0, "127.0.0.1"); (globalThis as any).__firstSteps = app;']]},
-    files: {
-      'app.module': `import { Controller, Get, Module } from '@nestjs/common';\n@Controller()\nclass AppController { @Get() getHello() { return 'Hello World!'; } }\n@Module({ controllers: [AppController] })\nexport class AppModule {}\n`,
-    },
-  });
-  const {Logger} = nest('@nestjs/common');
-  Logger.overrideLogger(false);
-  set.require('main');
-  await vi.waitFor(() => expect((globalThis as any).__firstSteps).toBeDefined(), {timeout: 5000});
-  const app = (globalThis as any).__firstSteps;
-  try {
-    const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    expect(await (await fetch(url)).text()).toBe('Hello World!');
-  } finally {
-    await app.close();
-  }
-});
-
-claim(`${page}#platform`, `Express is the default platform; with NestExpressApplication, app.set('trust proxy', 1) reaches Express (req.ip follows X-Forwarded-For)`, async () => {
-  const snippet = fragment(page, 'platform', 'NestExpressApplication').value;
-  expect(snippet).toContain("app.set('trust proxy', 1);");
-  @Controller()
-  class IpController {
-    @Get('ip')
-    ip(@Ip() ip: string) {
-      return ip;
+claim(
+  `${page}#the-generated-files`,
+  `the page's main.ts creates the application from AppModule and listens on port 3000`,
+  async () => {
+    const source = samples(page).sources.get('main')!;
+    expect(source).toContain('await NestFactory.create(AppModule)');
+    expect(source).toContain('await app.listen(3000)');
+    const set = samples(page, {
+      edit: {
+        main: [
+          [
+            'await app.listen(3000);',
+            'await app.listen(0, "127.0.0.1"); (globalThis as any).__firstSteps = app;',
+          ],
+        ],
+      },
+      files: {
+        'app.module': `import { Controller, Get, Module } from '@nestjs/common';\n@Controller()\nclass AppController { @Get() getHello() { return 'Hello World!'; } }\n@Module({ controllers: [AppController] })\nexport class AppModule {}\n`,
+      },
+    });
+    const {Logger} = nest('@nestjs/common');
+    Logger.overrideLogger(false);
+    set.require('main');
+    await vi.waitFor(() => expect((globalThis as any).__firstSteps).toBeDefined(), {timeout: 5000});
+    const app = (globalThis as any).__firstSteps;
+    try {
+      const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+      expect(await (await fetch(url)).text()).toBe('Hello World!');
+    } finally {
+      await app.close();
     }
-  }
-  @Module({controllers: [IpController]})
-  class AppModule {}
-  const plain = await start(AppModule);
-  expect(plain.app.getHttpAdapter().getType()).toBe('express');
-  expect((await call(plain.base, 'GET', '/ip', {headers: {'x-forwarded-for': '203.0.113.7'}})).text).toBe('127.0.0.1');
-  const proxied = await start(AppModule, {setup: (app) => app.set('trust proxy', 1)});
-  expect((await call(proxied.base, 'GET', '/ip', {headers: {'x-forwarded-for': '203.0.113.7'}})).text).toBe('203.0.113.7');
-});
+  },
+);
 
-
+claim(
+  `${page}#platform`,
+  `Express is the default platform; with NestExpressApplication, app.set('trust proxy', 1) reaches Express (req.ip follows X-Forwarded-For)`,
+  async () => {
+    const snippet = fragment(page, 'platform', 'NestExpressApplication').value;
+    expect(snippet).toContain("app.set('trust proxy', 1);");
+    @Controller()
+    class IpController {
+      @Get('ip')
+      ip(@Ip() ip: string) {
+        return ip;
+      }
+    }
+    @Module({controllers: [IpController]})
+    class AppModule {}
+    const plain = await start(AppModule);
+    expect(plain.app.getHttpAdapter().getType()).toBe('express');
+    expect(
+      (await call(plain.base, 'GET', '/ip', {headers: {'x-forwarded-for': '203.0.113.7'}})).text,
+    ).toBe('127.0.0.1');
+    const proxied = await start(AppModule, {setup: (app) => app.set('trust proxy', 1)});
+    expect(
+      (await call(proxied.base, 'GET', '/ip', {headers: {'x-forwarded-for': '203.0.113.7'}})).text,
+    ).toBe('203.0.113.7');
+  },
+);

@@ -47,7 +47,11 @@ function record(tag: string) {
 }
 
 /** Starts a module whose configure() is `configure`, on a platform, and returns the base URL. */
-async function bound(configure: (consumer: any) => unknown, platform: Platform = 'express', setup?: (app: any) => unknown) {
+async function bound(
+  configure: (consumer: any) => unknown,
+  platform: Platform = 'express',
+  setup?: (app: any) => unknown,
+) {
   seen.length = 0;
   @Module({imports: [CatsModule]})
   class AppModule {
@@ -65,7 +69,9 @@ async function hits(base: string, requests: [string, string][]): Promise<string[
 
 function capture() {
   const lines: string[] = [];
-  const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+  const spy = vi
+    .spyOn(console, 'log')
+    .mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
   return {lines, restore: () => spy.mockRestore()};
 }
 
@@ -84,82 +90,143 @@ function pageAppModule(lang: 'ts' | 'js', n: number, loggerMiddleware = 1) {
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#applying-middleware`, `LoggerMiddleware bound with forRoutes('cats') logs "GET /cats 200 - Nms" for /cats, POST /cats and /cats/1, not for /dogs (${lang})`, async () => {
-    const AppModule = pageAppModule(lang, 1);
-    const {base} = await start(AppModule);
-    const log = capture();
-    try {
-      for (const [method, path] of [['GET', '/cats'], ['POST', '/cats'], ['GET', '/cats/1'], ['GET', '/dogs']]) await call(base, method, path);
-      await vi.waitFor(() => expect(log.lines.length).toBeGreaterThanOrEqual(3));
-    } finally {
-      log.restore();
-    }
-    expect(log.lines.map((line) => line.replace(/\d+ms$/, 'Nms'))).toEqual(['GET /cats 200 - Nms', 'POST /cats 201 - Nms', 'GET /cats/1 200 - Nms']);
-  });
+  claim(
+    `${page}#applying-middleware`,
+    `LoggerMiddleware bound with forRoutes('cats') logs "GET /cats 200 - Nms" for /cats, POST /cats and /cats/1, not for /dogs (${lang})`,
+    async () => {
+      const AppModule = pageAppModule(lang, 1);
+      const {base} = await start(AppModule);
+      const log = capture();
+      try {
+        for (const [method, path] of [
+          ['GET', '/cats'],
+          ['POST', '/cats'],
+          ['GET', '/cats/1'],
+          ['GET', '/dogs'],
+        ])
+          await call(base, method, path);
+        await vi.waitFor(() => expect(log.lines.length).toBeGreaterThanOrEqual(3));
+      } finally {
+        log.restore();
+      }
+      expect(log.lines.map((line) => line.replace(/\d+ms$/, 'Nms'))).toEqual([
+        'GET /cats 200 - Nms',
+        'POST /cats 201 - Nms',
+        'GET /cats/1 200 - Nms',
+      ]);
+    },
+  );
 
-  claim(`${page}#specific-request-methods`, `{ path: 'cats', method: GET } runs the logger for GET /cats only, not POST /cats nor GET /cats/1 on Express (${lang})`, async () => {
-    const AppModule = pageAppModule(lang, 2);
-    const {base} = await start(AppModule);
-    const log = capture();
-    try {
-      for (const [method, path] of [['POST', '/cats'], ['GET', '/cats/1'], ['GET', '/cats']]) await call(base, method, path);
-      await vi.waitFor(() => expect(log.lines.length).toBeGreaterThanOrEqual(1));
-    } finally {
-      log.restore();
-    }
-    expect(log.lines.map((line) => line.replace(/\d+ms$/, 'Nms'))).toEqual(['GET /cats 200 - Nms']);
-  });
+  claim(
+    `${page}#specific-request-methods`,
+    `{ path: 'cats', method: GET } runs the logger for GET /cats only, not POST /cats nor GET /cats/1 on Express (${lang})`,
+    async () => {
+      const AppModule = pageAppModule(lang, 2);
+      const {base} = await start(AppModule);
+      const log = capture();
+      try {
+        for (const [method, path] of [
+          ['POST', '/cats'],
+          ['GET', '/cats/1'],
+          ['GET', '/cats'],
+        ])
+          await call(base, method, path);
+        await vi.waitFor(() => expect(log.lines.length).toBeGreaterThanOrEqual(1));
+      } finally {
+        log.restore();
+      }
+      expect(log.lines.map((line) => line.replace(/\d+ms$/, 'Nms'))).toEqual([
+        'GET /cats 200 - Nms',
+      ]);
+    },
+  );
 
-  claim(`${page}#functional-middleware`, `the functional logger bound with forRoutes(CatsController) prints "Request: GET /cats" (${lang})`, async () => {
-    const AppModule = pageAppModule(lang, 4, 2);
-    const {base} = await start(AppModule);
-    const log = capture();
-    try {
-      await call(base, 'GET', '/cats');
-      await call(base, 'GET', '/dogs');
-    } finally {
-      log.restore();
-    }
-    expect(log.lines).toEqual(['Request: GET /cats']);
-  });
+  claim(
+    `${page}#functional-middleware`,
+    `the functional logger bound with forRoutes(CatsController) prints "Request: GET /cats" (${lang})`,
+    async () => {
+      const AppModule = pageAppModule(lang, 4, 2);
+      const {base} = await start(AppModule);
+      const log = capture();
+      try {
+        await call(base, 'GET', '/cats');
+        await call(base, 'GET', '/dogs');
+      } finally {
+        log.restore();
+      }
+      expect(log.lines).toEqual(['Request: GET /cats']);
+    },
+  );
 
-  claim(`${page}#dependency-injection`, `MaintenanceMiddleware answers 503 with its message while MAINTENANCE_MODE is 'true', and lets requests through otherwise (${lang})`, async () => {
-    const {MaintenanceMiddleware} = pageSamples(page, {lang}).require('maintenance.middleware');
-    for (const mode of ['true', 'false']) {
-      @Module({imports: [ConfigModule.forRoot({ignoreEnvFile: true, load: [() => ({MAINTENANCE_MODE: mode})]}), CatsModule]})
-      class AppModule {
-        configure(consumer: any) {
-          consumer.apply(MaintenanceMiddleware).forRoutes('cats');
+  claim(
+    `${page}#dependency-injection`,
+    `MaintenanceMiddleware answers 503 with its message while MAINTENANCE_MODE is 'true', and lets requests through otherwise (${lang})`,
+    async () => {
+      const {MaintenanceMiddleware} = pageSamples(page, {lang}).require('maintenance.middleware');
+      for (const mode of ['true', 'false']) {
+        @Module({
+          imports: [
+            ConfigModule.forRoot({ignoreEnvFile: true, load: [() => ({MAINTENANCE_MODE: mode})]}),
+            CatsModule,
+          ],
+        })
+        class AppModule {
+          configure(consumer: any) {
+            consumer.apply(MaintenanceMiddleware).forRoutes('cats');
+          }
+        }
+        const {base} = await start(AppModule);
+        const reply = await call(base, 'GET', '/cats');
+        if (mode === 'true') {
+          expect([reply.status, reply.json()]).toEqual([
+            503,
+            {
+              statusCode: 503,
+              message: 'Down for maintenance, please try again later',
+              error: 'Service Unavailable',
+            },
+          ]);
+        } else {
+          expect([reply.status, reply.text]).toEqual([200, 'all cats']);
         }
       }
-      const {base} = await start(AppModule);
-      const reply = await call(base, 'GET', '/cats');
-      if (mode === 'true') {
-        expect([reply.status, reply.json()]).toEqual([503, {statusCode: 503, message: 'Down for maintenance, please try again later', error: 'Service Unavailable'}]);
-      } else {
-        expect([reply.status, reply.text]).toEqual([200, 'all cats']);
-      }
-    }
-  });
+    },
+  );
 }
 
-claim(`${page}#middleware-consumer`, `with forRoutes(CatsController), the page's LoggerMiddleware covers the controller's routes (Express: each route's whole path)`, async () => {
-  const AppModule = pageAppModule('ts', 3);
-  const {base} = await start(AppModule);
-  const log = capture();
-  try {
-    for (const path of ['/cats', '/cats/1', '/dogs']) await call(base, 'GET', path);
-    await vi.waitFor(() => expect(log.lines.length).toBeGreaterThanOrEqual(2));
-  } finally {
-    log.restore();
-  }
-  expect(log.lines.map((line) => line.replace(/\d+ms$/, 'Nms'))).toEqual(['GET /cats 200 - Nms', 'GET /cats/1 200 - Nms']);
-});
+claim(
+  `${page}#middleware-consumer`,
+  `with forRoutes(CatsController), the page's LoggerMiddleware covers the controller's routes (Express: each route's whole path)`,
+  async () => {
+    const AppModule = pageAppModule('ts', 3);
+    const {base} = await start(AppModule);
+    const log = capture();
+    try {
+      for (const path of ['/cats', '/cats/1', '/dogs']) await call(base, 'GET', path);
+      await vi.waitFor(() => expect(log.lines.length).toBeGreaterThanOrEqual(2));
+    } finally {
+      log.restore();
+    }
+    expect(log.lines.map((line) => line.replace(/\d+ms$/, 'Nms'))).toEqual([
+      'GET /cats 200 - Nms',
+      'GET /cats/1 200 - Nms',
+    ]);
+  },
+);
 
-claim(`${page}#applying-middleware`, `on Express, listing 'cats/*' next to 'cats' runs the middleware twice for nested paths`, async () => {
-  const base = await bound((consumer) => consumer.apply(record('m')).forRoutes('cats', 'cats/*'));
-  expect(await hits(base, [['GET', '/cats'], ['GET', '/cats/1']])).toEqual(['GET /cats', 'GET /cats/1', 'GET /cats/1']);
-});
+claim(
+  `${page}#applying-middleware`,
+  `on Express, listing 'cats/*' next to 'cats' runs the middleware twice for nested paths`,
+  async () => {
+    const base = await bound((consumer) => consumer.apply(record('m')).forRoutes('cats', 'cats/*'));
+    expect(
+      await hits(base, [
+        ['GET', '/cats'],
+        ['GET', '/cats/1'],
+      ]),
+    ).toEqual(['GET /cats', 'GET /cats/1', 'GET /cats/1']);
+  },
+);
 
 claim(`${page}#applying-middleware`, `configure() may be async`, async () => {
   const base = await bound(async (consumer) => {
@@ -169,155 +236,318 @@ claim(`${page}#applying-middleware`, `configure() may be async`, async () => {
   expect(await hits(base, [['GET', '/cats']])).toEqual(['GET /cats']);
 });
 
-claim(`${page}#specific-request-methods`, `on Express, adding { path: 'cats/*', method: GET } covers the nested paths; RequestMethod.ALL matches every method`, async () => {
-  const base = await bound((consumer) =>
-    consumer.apply(record('m')).forRoutes({path: 'cats', method: RequestMethod.GET}, {path: 'cats/*', method: RequestMethod.GET}),
-  );
-  expect(await hits(base, [['GET', '/cats'], ['GET', '/cats/1'], ['POST', '/cats']])).toEqual(['GET /cats', 'GET /cats/1']);
-  const all = await bound((consumer) => consumer.apply(record('m')).forRoutes({path: 'cats', method: RequestMethod.ALL}));
-  expect(await hits(all, [['GET', '/cats'], ['POST', '/cats'], ['GET', '/cats/1']])).toEqual(['GET /cats', 'POST /cats']);
-});
+claim(
+  `${page}#specific-request-methods`,
+  `on Express, adding { path: 'cats/*', method: GET } covers the nested paths; RequestMethod.ALL matches every method`,
+  async () => {
+    const base = await bound((consumer) =>
+      consumer
+        .apply(record('m'))
+        .forRoutes(
+          {path: 'cats', method: RequestMethod.GET},
+          {path: 'cats/*', method: RequestMethod.GET},
+        ),
+    );
+    expect(
+      await hits(base, [
+        ['GET', '/cats'],
+        ['GET', '/cats/1'],
+        ['POST', '/cats'],
+      ]),
+    ).toEqual(['GET /cats', 'GET /cats/1']);
+    const all = await bound((consumer) =>
+      consumer.apply(record('m')).forRoutes({path: 'cats', method: RequestMethod.ALL}),
+    );
+    expect(
+      await hits(all, [
+        ['GET', '/cats'],
+        ['POST', '/cats'],
+        ['GET', '/cats/1'],
+      ]),
+    ).toEqual(['GET /cats', 'POST /cats']);
+  },
+);
 
-claim(`${page}#route-wildcards`, `on Express, the middleware path 'ab*cd' matches abcd, ab_cd and abecd (and not abxyz)`, async () => {
-  const base = await bound((consumer) => consumer.apply(record('m')).forRoutes({path: 'ab*cd', method: RequestMethod.ALL}));
-  expect(await hits(base, [['GET', '/abcd'], ['GET', '/ab_cd'], ['GET', '/abecd'], ['GET', '/abxyz']])).toEqual(['GET /abcd', 'GET /ab_cd', 'GET /abecd']);
-});
+claim(
+  `${page}#route-wildcards`,
+  `on Express, the middleware path 'ab*cd' matches abcd, ab_cd and abecd (and not abxyz)`,
+  async () => {
+    const base = await bound((consumer) =>
+      consumer.apply(record('m')).forRoutes({path: 'ab*cd', method: RequestMethod.ALL}),
+    );
+    expect(
+      await hits(base, [
+        ['GET', '/abcd'],
+        ['GET', '/ab_cd'],
+        ['GET', '/abecd'],
+        ['GET', '/abxyz'],
+      ]),
+    ).toEqual(['GET /abcd', 'GET /ab_cd', 'GET /abecd']);
+  },
+);
 
 claim(`${page}#route-wildcards`, `on Fastify, 'cats/*' covers everything below cats`, async () => {
-  const base = await bound((consumer) => consumer.apply(record('m')).forRoutes('cats/*'), 'fastify');
-  const got = await hits(base, [['GET', '/cats/1'], ['GET', '/cats/1/toys'], ['GET', '/dogs']]);
+  const base = await bound(
+    (consumer) => consumer.apply(record('m')).forRoutes('cats/*'),
+    'fastify',
+  );
+  const got = await hits(base, [
+    ['GET', '/cats/1'],
+    ['GET', '/cats/1/toys'],
+    ['GET', '/dogs'],
+  ]);
   expect(got).toEqual(['GET /cats/1', 'GET /cats/1/toys']);
 });
 
-claim(`${page}#route-wildcards`, `on Fastify, 'ab*cd' is rejected when the application starts (Unexpected MODIFIER)`, async () => {
-  @Module({imports: [CatsModule]})
-  class AppModule {
-    configure(consumer: any) {
-      consumer.apply(record('m')).forRoutes({path: 'ab*cd', method: RequestMethod.ALL});
+claim(
+  `${page}#route-wildcards`,
+  `on Fastify, 'ab*cd' is rejected when the application starts (Unexpected MODIFIER)`,
+  async () => {
+    @Module({imports: [CatsModule]})
+    class AppModule {
+      configure(consumer: any) {
+        consumer.apply(record('m')).forRoutes({path: 'ab*cd', method: RequestMethod.ALL});
+      }
     }
-  }
-  const {FastifyAdapter} = nest('@nestjs/platform-fastify');
-  const app = await NestFactory.create(AppModule, new FastifyAdapter(), {logger: false, abortOnError: false});
-  try {
-    await expect(app.listen(0, '127.0.0.1')).rejects.toThrow(/Unexpected MODIFIER/);
-  } finally {
-    await app.close().catch(() => undefined);
-  }
-});
+    const {FastifyAdapter} = nest('@nestjs/platform-fastify');
+    const app = await NestFactory.create(AppModule, new FastifyAdapter(), {
+      logger: false,
+      abortOnError: false,
+    });
+    try {
+      await expect(app.listen(0, '127.0.0.1')).rejects.toThrow(/Unexpected MODIFIER/);
+    } finally {
+      await app.close().catch(() => undefined);
+    }
+  },
+);
 
-claim(`${page}#route-wildcards`, `on Fastify every middleware path is a prefix: { path: 'cats', method: GET } covers GET /cats/1; forRoutes(CatsController) runs twice for /cats/1`, async () => {
-  const byMethod = await bound((consumer) => consumer.apply(record('m')).forRoutes({path: 'cats', method: RequestMethod.GET}), 'fastify');
-  expect(await hits(byMethod, [['GET', '/cats'], ['GET', '/cats/1'], ['POST', '/cats']])).toEqual(['GET /cats', 'GET /cats/1']);
-  const byString = await bound((consumer) => consumer.apply(record('m')).forRoutes('cats'), 'fastify');
-  expect(await hits(byString, [['GET', '/cats/1']])).toEqual(['GET /cats/1']);
-  const byController = await bound((consumer) => consumer.apply(record('m')).forRoutes(CatsController), 'fastify');
-  expect(await hits(byController, [['GET', '/cats'], ['GET', '/cats/1']])).toEqual(['GET /cats', 'GET /cats/1', 'GET /cats/1']);
-});
+claim(
+  `${page}#route-wildcards`,
+  `on Fastify every middleware path is a prefix: { path: 'cats', method: GET } covers GET /cats/1; forRoutes(CatsController) runs twice for /cats/1`,
+  async () => {
+    const byMethod = await bound(
+      (consumer) =>
+        consumer.apply(record('m')).forRoutes({path: 'cats', method: RequestMethod.GET}),
+      'fastify',
+    );
+    expect(
+      await hits(byMethod, [
+        ['GET', '/cats'],
+        ['GET', '/cats/1'],
+        ['POST', '/cats'],
+      ]),
+    ).toEqual(['GET /cats', 'GET /cats/1']);
+    const byString = await bound(
+      (consumer) => consumer.apply(record('m')).forRoutes('cats'),
+      'fastify',
+    );
+    expect(await hits(byString, [['GET', '/cats/1']])).toEqual(['GET /cats/1']);
+    const byController = await bound(
+      (consumer) => consumer.apply(record('m')).forRoutes(CatsController),
+      'fastify',
+    );
+    expect(
+      await hits(byController, [
+        ['GET', '/cats'],
+        ['GET', '/cats/1'],
+      ]),
+    ).toEqual(['GET /cats', 'GET /cats/1', 'GET /cats/1']);
+  },
+);
 
-claim(`${page}#class-middleware`, `on Fastify, middleware receives the raw Node.js request and response (no res.json(), no req.get())`, async () => {
-  const kinds: string[] = [];
-  const base = await bound(
-    (consumer) =>
+claim(
+  `${page}#class-middleware`,
+  `on Fastify, middleware receives the raw Node.js request and response (no res.json(), no req.get())`,
+  async () => {
+    const kinds: string[] = [];
+    const base = await bound(
+      (consumer) =>
+        consumer
+          .apply((req: any, res: any, next: () => void) => {
+            kinds.push(
+              `${typeof res.json} ${typeof req.get} ${req.constructor.name} ${res.constructor.name}`,
+            );
+            next();
+          })
+          .forRoutes('cats'),
+      'fastify',
+    );
+    await call(base, 'GET', '/cats');
+    expect(kinds).toEqual(['undefined undefined IncomingMessage ServerResponse']);
+  },
+);
+
+claim(
+  `${page}#middleware-consumer`,
+  `each apply() starts a new configuration: two chained apply/forRoutes pairs bind different middleware to different routes`,
+  async () => {
+    const base = await bound((consumer) =>
       consumer
-        .apply((req: any, res: any, next: () => void) => {
-          kinds.push(`${typeof res.json} ${typeof req.get} ${req.constructor.name} ${res.constructor.name}`);
-          next();
-        })
-        .forRoutes('cats'),
-    'fastify',
-  );
-  await call(base, 'GET', '/cats');
-  expect(kinds).toEqual(['undefined undefined IncomingMessage ServerResponse']);
-});
+        .apply(record('logger'))
+        .forRoutes(CatsController)
+        .apply(record('auth'))
+        .forRoutes({path: 'dogs', method: RequestMethod.ALL}),
+    );
+    await hits(base, [
+      ['GET', '/cats'],
+      ['GET', '/dogs'],
+    ]);
+    expect(seen).toEqual(['logger GET /cats', 'auth GET /dogs']);
+  },
+);
 
-claim(`${page}#middleware-consumer`, `each apply() starts a new configuration: two chained apply/forRoutes pairs bind different middleware to different routes`, async () => {
-  const base = await bound((consumer) =>
-    consumer.apply(record('logger')).forRoutes(CatsController).apply(record('auth')).forRoutes({path: 'dogs', method: RequestMethod.ALL}),
-  );
-  await hits(base, [['GET', '/cats'], ['GET', '/dogs']]);
-  expect(seen).toEqual(['logger GET /cats', 'auth GET /dogs']);
-});
+claim(
+  `${page}#excluding-routes`,
+  `the page's exclude() list skips GET and POST /cats and everything matching 'cats/(.*)'; 'cats/*' excludes nothing`,
+  async () => {
+    const snippet = fragment(page, 'excluding-routes', '.exclude(').value;
+    expect(snippet).toContain(`'cats/(.*)'`);
+    const base = await bound((consumer) =>
+      consumer
+        .apply(record('m'))
+        .exclude(
+          {path: 'cats', method: RequestMethod.GET},
+          {path: 'cats', method: RequestMethod.POST},
+          'cats/(.*)',
+        )
+        .forRoutes(CatsController, DogsController),
+    );
+    expect(
+      await hits(base, [
+        ['GET', '/cats'],
+        ['POST', '/cats'],
+        ['GET', '/cats/1'],
+        ['GET', '/dogs'],
+      ]),
+    ).toEqual(['GET /dogs']);
+    const star = await bound((consumer) =>
+      consumer.apply(record('m')).exclude('cats/*').forRoutes(CatsController),
+    );
+    expect(
+      await hits(star, [
+        ['GET', '/cats'],
+        ['GET', '/cats/1'],
+      ]),
+    ).toEqual(['GET /cats', 'GET /cats/1']);
+  },
+);
 
-claim(`${page}#excluding-routes`, `the page's exclude() list skips GET and POST /cats and everything matching 'cats/(.*)'; 'cats/*' excludes nothing`, async () => {
-  const snippet = fragment(page, 'excluding-routes', '.exclude(').value;
-  expect(snippet).toContain(`'cats/(.*)'`);
-  const base = await bound((consumer) =>
-    consumer
-      .apply(record('m'))
-      .exclude({path: 'cats', method: RequestMethod.GET}, {path: 'cats', method: RequestMethod.POST}, 'cats/(.*)')
-      .forRoutes(CatsController, DogsController),
-  );
-  expect(await hits(base, [['GET', '/cats'], ['POST', '/cats'], ['GET', '/cats/1'], ['GET', '/dogs']])).toEqual(['GET /dogs']);
-  const star = await bound((consumer) => consumer.apply(record('m')).exclude('cats/*').forRoutes(CatsController));
-  expect(await hits(star, [['GET', '/cats'], ['GET', '/cats/1']])).toEqual(['GET /cats', 'GET /cats/1']);
-});
+claim(
+  `${page}#excluding-routes`,
+  `with a global prefix, an excluded 'cats/(.*)' does not match /api/cats/1; 'api/cats/(.*)' does`,
+  async () => {
+    const setup = (app: any) => app.setGlobalPrefix('api');
+    const without = await bound(
+      (consumer) => consumer.apply(record('m')).exclude('cats/(.*)').forRoutes(CatsController),
+      'express',
+      setup,
+    );
+    expect(await hits(without, [['GET', '/api/cats/1']])).toEqual(['GET /api/cats/1']);
+    const withPrefix = await bound(
+      (consumer) => consumer.apply(record('m')).exclude('api/cats/(.*)').forRoutes(CatsController),
+      'express',
+      setup,
+    );
+    expect(
+      await hits(withPrefix, [
+        ['GET', '/api/cats/1'],
+        ['GET', '/api/cats'],
+      ]),
+    ).toEqual(['GET /api/cats']);
+  },
+);
 
-claim(`${page}#excluding-routes`, `with a global prefix, an excluded 'cats/(.*)' does not match /api/cats/1; 'api/cats/(.*)' does`, async () => {
-  const setup = (app: any) => app.setGlobalPrefix('api');
-  const without = await bound((consumer) => consumer.apply(record('m')).exclude('cats/(.*)').forRoutes(CatsController), 'express', setup);
-  expect(await hits(without, [['GET', '/api/cats/1']])).toEqual(['GET /api/cats/1']);
-  const withPrefix = await bound((consumer) => consumer.apply(record('m')).exclude('api/cats/(.*)').forRoutes(CatsController), 'express', setup);
-  expect(await hits(withPrefix, [['GET', '/api/cats/1'], ['GET', '/api/cats']])).toEqual(['GET /api/cats']);
-});
+claim(
+  `${page}#excluding-routes`,
+  `on Fastify too, an excluded 'cats/(.*)' skips the nested paths`,
+  async () => {
+    const base = await bound(
+      (consumer) => consumer.apply(record('m')).exclude('cats/(.*)').forRoutes('cats'),
+      'fastify',
+    );
+    expect(
+      await hits(base, [
+        ['GET', '/cats'],
+        ['GET', '/cats/1'],
+      ]),
+    ).toEqual(['GET /cats']);
+  },
+);
 
-claim(`${page}#excluding-routes`, `on Fastify too, an excluded 'cats/(.*)' skips the nested paths`, async () => {
-  const base = await bound((consumer) => consumer.apply(record('m')).exclude('cats/(.*)').forRoutes('cats'), 'fastify');
-  expect(await hits(base, [['GET', '/cats'], ['GET', '/cats/1']])).toEqual(['GET /cats']);
-});
+claim(
+  `${page}#multiple-middleware`,
+  `middleware given to apply() run in the order listed`,
+  async () => {
+    const base = await bound((consumer) =>
+      consumer.apply(record('first'), record('second'), record('third')).forRoutes(CatsController),
+    );
+    await call(base, 'GET', '/cats');
+    expect(seen).toEqual(['first GET /cats', 'second GET /cats', 'third GET /cats']);
+  },
+);
 
-claim(`${page}#multiple-middleware`, `middleware given to apply() run in the order listed`, async () => {
-  const base = await bound((consumer) => consumer.apply(record('first'), record('second'), record('third')).forRoutes(CatsController));
-  await call(base, 'GET', '/cats');
-  expect(seen).toEqual(['first GET /cats', 'second GET /cats', 'third GET /cats']);
-});
-
-claim(`${page}#global-middleware`, `app.use(logger) runs for every route; a class middleware with dependencies bound with forRoutes('*') does too`, async () => {
-  @Injectable()
-  class Greeting {
-    word = 'hello';
-  }
-  @Injectable()
-  class WithDependency {
-    constructor(private readonly greeting: Greeting) {}
-    use(req: any, _res: unknown, next: () => void) {
-      seen.push(`${this.greeting.word} ${req.method} ${req.originalUrl}`);
-      next();
+claim(
+  `${page}#global-middleware`,
+  `app.use(logger) runs for every route; a class middleware with dependencies bound with forRoutes('*') does too`,
+  async () => {
+    @Injectable()
+    class Greeting {
+      word = 'hello';
     }
-  }
-  @Module({imports: [CatsModule], providers: [Greeting]})
-  class AppModule {
-    configure(consumer: any) {
-      consumer.apply(WithDependency).forRoutes('*');
+    @Injectable()
+    class WithDependency {
+      constructor(private readonly greeting: Greeting) {}
+      use(req: any, _res: unknown, next: () => void) {
+        seen.push(`${this.greeting.word} ${req.method} ${req.originalUrl}`);
+        next();
+      }
     }
-  }
-  seen.length = 0;
-  const {base} = await start(AppModule, {setup: (app) => app.use(record('global'))});
-  await call(base, 'GET', '/cats');
-  await call(base, 'GET', '/dogs');
-  expect(seen).toEqual(['global GET /cats', 'hello GET /cats', 'global GET /dogs', 'hello GET /dogs']);
-});
+    @Module({imports: [CatsModule], providers: [Greeting]})
+    class AppModule {
+      configure(consumer: any) {
+        consumer.apply(WithDependency).forRoutes('*');
+      }
+    }
+    seen.length = 0;
+    const {base} = await start(AppModule, {setup: (app) => app.use(record('global'))});
+    await call(base, 'GET', '/cats');
+    await call(base, 'GET', '/dogs');
+    expect(seen).toEqual([
+      'global GET /cats',
+      'hello GET /cats',
+      'global GET /dogs',
+      'hello GET /dogs',
+    ]);
+  },
+);
 
-claim(`${page}#middleware`, `a middleware that neither answers nor calls next() leaves the request hanging; one that answers ends the cycle`, async () => {
-  let handlerRan = false;
-  @Controller('quiet')
-  class Quiet {
-    @Get()
-    get() {
-      handlerRan = true;
-      return 'never';
+claim(
+  `${page}#middleware`,
+  `a middleware that neither answers nor calls next() leaves the request hanging; one that answers ends the cycle`,
+  async () => {
+    let handlerRan = false;
+    @Controller('quiet')
+    class Quiet {
+      @Get()
+      get() {
+        handlerRan = true;
+        return 'never';
+      }
     }
-  }
-  @Module({controllers: [Quiet]})
-  class AppModule {
-    configure(consumer: any) {
-      consumer.apply(() => undefined).forRoutes({path: 'quiet', method: RequestMethod.GET});
-      consumer.apply((_req: unknown, res: any) => res.status(418).send('answered')).forRoutes({path: 'quiet', method: RequestMethod.POST});
+    @Module({controllers: [Quiet]})
+    class AppModule {
+      configure(consumer: any) {
+        consumer.apply(() => undefined).forRoutes({path: 'quiet', method: RequestMethod.GET});
+        consumer
+          .apply((_req: unknown, res: any) => res.status(418).send('answered'))
+          .forRoutes({path: 'quiet', method: RequestMethod.POST});
+      }
     }
-  }
-  const {base} = await start(AppModule);
-  expect(await answersWithin(base, 'GET', '/quiet', 300)).toBe('hung');
-  const answered = await call(base, 'POST', '/quiet');
-  expect([answered.status, answered.text]).toEqual([418, 'answered']);
-  expect(handlerRan).toBe(false);
-});
-
+    const {base} = await start(AppModule);
+    expect(await answersWithin(base, 'GET', '/quiet', 300)).toBe('hung');
+    const answered = await call(base, 'POST', '/quiet');
+    expect([answered.status, answered.text]).toEqual([418, 'answered']);
+    expect(handlerRan).toBe(false);
+  },
+);

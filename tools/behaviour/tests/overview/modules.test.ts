@@ -9,7 +9,10 @@ const page = 'docs/modules.md';
 
 /** The cats controller and service as the providers chapter writes them (the modules page moves them into CatsModule). */
 function providersFiles(lang: 'ts' | 'js'): Record<string, string> {
-  const set = samples('docs/providers.md', {lang, files: lang === 'ts' ? {'create-cat.dto': 'export class CreateCatDto {}'} : {}});
+  const set = samples('docs/providers.md', {
+    lang,
+    files: lang === 'ts' ? {'create-cat.dto': 'export class CreateCatDto {}'} : {},
+  });
   const files: Record<string, string> = {
     'cats.controller': set.sources.get('cats.controller')!,
     'cats.service': set.sources.get('cats.service')!,
@@ -36,261 +39,351 @@ async function failure(root: unknown): Promise<string> {
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#feature-modules`, `AppModule importing CatsModule serves the cats routes as before (${lang})`, async () => {
-    const set = pageSamples(page, {lang, pick: {'app.module': 1}, files: providersFiles(lang)});
-    const {AppModule} = set.require('app.module');
-    const {base} = await start(AppModule);
-    expect((await call(base, 'POST', '/cats', {body: {name: 'Tom', age: 3, breed: 'Persian'}})).status).toBe(201);
-    expect((await call(base, 'GET', '/cats')).json()).toEqual([{name: 'Tom', age: 3, breed: 'Persian'}]);
-  });
+  claim(
+    `${page}#feature-modules`,
+    `AppModule importing CatsModule serves the cats routes as before (${lang})`,
+    async () => {
+      const set = pageSamples(page, {lang, pick: {'app.module': 1}, files: providersFiles(lang)});
+      const {AppModule} = set.require('app.module');
+      const {base} = await start(AppModule);
+      expect(
+        (await call(base, 'POST', '/cats', {body: {name: 'Tom', age: 3, breed: 'Persian'}})).status,
+      ).toBe(201);
+      expect((await call(base, 'GET', '/cats')).json()).toEqual([
+        {name: 'Tom', age: 3, breed: 'Persian'},
+      ]);
+    },
+  );
 
-  claim(`${page}#shared-modules`, `every importer of CatsModule gets the same CatsService instance (${lang})`, async () => {
-    const set = pageSamples(page, {lang, pick: {'cats.module': 1}, files: providersFiles(lang)});
-    const {CatsModule} = set.require('cats.module');
-    const {CatsService} = set.require('cats.service');
+  claim(
+    `${page}#shared-modules`,
+    `every importer of CatsModule gets the same CatsService instance (${lang})`,
+    async () => {
+      const set = pageSamples(page, {lang, pick: {'cats.module': 1}, files: providersFiles(lang)});
+      const {CatsModule} = set.require('cats.module');
+      const {CatsService} = set.require('cats.service');
+      @Injectable()
+      class A {
+        constructor(@Inject(CatsService) readonly cats: unknown) {}
+      }
+      @Injectable()
+      class B {
+        constructor(@Inject(CatsService) readonly cats: unknown) {}
+      }
+      @Module({imports: [CatsModule], providers: [A], exports: [A]})
+      class ModuleA {}
+      @Module({imports: [CatsModule], providers: [B], exports: [B]})
+      class ModuleB {}
+      @Module({imports: [ModuleA, ModuleB]})
+      class Root {}
+      const app = await context(Root);
+      expect(app.get(A).cats).toBeInstanceOf(CatsService);
+      expect(app.get(A).cats).toBe(app.get(B).cats);
+      await app.close();
+    },
+  );
+
+  claim(
+    `${page}#dependency-injection`,
+    `the module class receives CatsService through its constructor (${lang})`,
+    async () => {
+      const set = pageSamples(page, {lang, pick: {'cats.module': 2}, files: providersFiles(lang)});
+      const {CatsModule} = set.require('cats.module');
+      const {CatsService} = set.require('cats.service');
+      const app = await context(CatsModule);
+      expect(app.get(CatsModule).catsService).toBe(app.get(CatsService));
+      await app.close();
+    },
+  );
+
+  claim(
+    `${page}#global-modules`,
+    `after the @Global() CatsModule is registered once, another module injects CatsService without importing it (${lang})`,
+    async () => {
+      const set = pageSamples(page, {lang, pick: {'cats.module': 3}, files: providersFiles(lang)});
+      const {CatsModule} = set.require('cats.module');
+      const {CatsService} = set.require('cats.service');
+      @Injectable()
+      class Consumer {
+        constructor(@Inject(CatsService) readonly cats: unknown) {}
+      }
+      @Module({providers: [Consumer]})
+      class FeatureModule {}
+      @Module({imports: [CatsModule, FeatureModule]})
+      class Root {}
+      const app = await context(Root);
+      expect(app.get(Consumer).cats).toBeInstanceOf(CatsService);
+      await app.close();
+    },
+  );
+
+  claim(
+    `${page}#dynamic-modules`,
+    `DatabaseModule.forRoot() provides the options and DatabaseService, both exported (${lang})`,
+    async () => {
+      const set = pageSamples(page, {lang});
+      const {DatabaseModule, DatabaseService, DATABASE_OPTIONS} = set.require(
+        'database/database.module',
+      );
+      @Injectable()
+      class Consumer {
+        constructor(
+          @Inject(DatabaseService) readonly db: any,
+          @Inject(DATABASE_OPTIONS) readonly options: unknown,
+        ) {}
+      }
+      @Module({
+        imports: [DatabaseModule.forRoot({host: 'localhost', port: 5432, entities: ['Cat']})],
+        providers: [Consumer],
+      })
+      class Root {}
+      const app = await context(Root);
+      expect(app.get(Consumer).db.describe()).toBe('localhost:5432 (1 entities)');
+      expect(app.get(Consumer).options).toEqual({host: 'localhost', port: 5432, entities: ['Cat']});
+      await app.close();
+    },
+  );
+}
+
+claim(
+  `${page}#modules`,
+  `a provider that is neither declared nor imported fails startup with "Nest can't resolve dependencies of the" + class name, naming the module`,
+  async () => {
     @Injectable()
-    class A {
-      constructor(@Inject(CatsService) readonly cats: unknown) {}
+    class Hidden {}
+    @Module({providers: [Hidden]})
+    class OwnerModule {}
+    @Injectable()
+    class Asker {
+      constructor(readonly hidden: Hidden) {}
+    }
+    @Module({imports: [OwnerModule], providers: [Asker]})
+    class AskerModule {}
+    const message = await failure(AskerModule);
+    expect(message.startsWith("Nest can't resolve dependencies of the Asker (?)")).toBe(true);
+    expect(message).toContain('AskerModule');
+  },
+);
+
+claim(
+  `${page}#shared-modules`,
+  `a module that does not import CatsModule cannot see the exported service; registering the class again makes a second instance`,
+  async () => {
+    @Injectable()
+    class CatsService {}
+    @Module({providers: [CatsService], exports: [CatsService]})
+    class CatsModule {}
+    @Injectable()
+    class Outsider {
+      constructor(readonly cats: CatsService) {}
+    }
+    @Module({providers: [Outsider]})
+    class OutsiderModule {}
+    @Module({imports: [CatsModule, OutsiderModule]})
+    class Root {}
+    expect(await failure(Root)).toMatch(/^Nest can't resolve dependencies of the Outsider/);
+
+    @Module({providers: [CatsService], exports: [CatsService]})
+    class CopyModule {}
+    @Injectable()
+    class FromCopy {
+      constructor(readonly cats: CatsService) {}
     }
     @Injectable()
-    class B {
-      constructor(@Inject(CatsService) readonly cats: unknown) {}
+    class FromOriginal {
+      constructor(readonly cats: CatsService) {}
     }
-    @Module({imports: [CatsModule], providers: [A], exports: [A]})
-    class ModuleA {}
-    @Module({imports: [CatsModule], providers: [B], exports: [B]})
-    class ModuleB {}
-    @Module({imports: [ModuleA, ModuleB]})
+    @Module({imports: [CopyModule], providers: [FromCopy], exports: [FromCopy]})
+    class X {}
+    @Module({imports: [CatsModule], providers: [FromOriginal], exports: [FromOriginal]})
+    class Y {}
+    @Module({imports: [X, Y]})
+    class Both {}
+    const app = await context(Both);
+    expect(app.get(FromCopy).cats).not.toBe(app.get(FromOriginal).cats);
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#shared-modules`,
+  `a module imported by several modules is created only once`,
+  async () => {
+    let created = 0;
+    @Module({})
+    class SharedModule {
+      constructor() {
+        created += 1;
+      }
+    }
+    @Module({imports: [SharedModule]})
+    class A {}
+    @Module({imports: [SharedModule]})
+    class B {}
+    @Module({imports: [A, B, SharedModule]})
     class Root {}
     const app = await context(Root);
-    expect(app.get(A).cats).toBeInstanceOf(CatsService);
-    expect(app.get(A).cats).toBe(app.get(B).cats);
+    expect(created).toBe(1);
     await app.close();
-  });
+  },
+);
 
-  claim(`${page}#dependency-injection`, `the module class receives CatsService through its constructor (${lang})`, async () => {
-    const set = pageSamples(page, {lang, pick: {'cats.module': 2}, files: providersFiles(lang)});
-    const {CatsModule} = set.require('cats.module');
-    const {CatsService} = set.require('cats.service');
-    const app = await context(CatsModule);
-    expect(app.get(CatsModule).catsService).toBe(app.get(CatsService));
-    await app.close();
-  });
-
-  claim(`${page}#global-modules`, `after the @Global() CatsModule is registered once, another module injects CatsService without importing it (${lang})`, async () => {
-    const set = pageSamples(page, {lang, pick: {'cats.module': 3}, files: providersFiles(lang)});
-    const {CatsModule} = set.require('cats.module');
-    const {CatsService} = set.require('cats.service');
+claim(
+  `${page}#module-re-exporting`,
+  `an importer of CoreModule can inject what CommonModule exports`,
+  async () => {
     @Injectable()
-    class Consumer {
-      constructor(@Inject(CatsService) readonly cats: unknown) {}
+    class HelperService {}
+    @Module({providers: [HelperService], exports: [HelperService]})
+    class CommonModule {}
+    (globalThis as any).__overviewCommon = CommonModule;
+    const set = samples(page, {
+      files: {'common.module': 'export const CommonModule = globalThis.__overviewCommon;'},
+    });
+    const {CoreModule} = set.require('core.module');
+    @Injectable()
+    class Feature {
+      constructor(readonly helper: HelperService) {}
     }
-    @Module({providers: [Consumer]})
+    @Module({imports: [CoreModule], providers: [Feature]})
     class FeatureModule {}
-    @Module({imports: [CatsModule, FeatureModule]})
+    const app = await context(FeatureModule);
+    expect(app.get(Feature).helper).toBeInstanceOf(HelperService);
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#dynamic-modules`,
+  `imports accept a Promise of a DynamicModule; global: true makes its exports visible everywhere`,
+  async () => {
+    const {DatabaseModule, DatabaseService} = samples(page).require('database/database.module');
+    @Injectable()
+    class Elsewhere {
+      constructor(@Inject(DatabaseService) readonly db: any) {}
+    }
+    @Module({providers: [Elsewhere]})
+    class ElsewhereModule {}
+    const globalDynamic = {
+      ...DatabaseModule.forRoot({host: 'db', port: 1, entities: []}),
+      global: true,
+    };
+    @Module({imports: [Promise.resolve(globalDynamic), ElsewhereModule]})
     class Root {}
     const app = await context(Root);
-    expect(app.get(Consumer).cats).toBeInstanceOf(CatsService);
+    expect(app.get(Elsewhere).db.describe()).toBe('db:1 (0 entities)');
     await app.close();
-  });
+    @Module({
+      imports: [DatabaseModule.forRoot({host: 'db', port: 1, entities: []}), ElsewhereModule],
+    })
+    class NotGlobal {}
+    expect(await failure(NotGlobal)).toMatch(/^Nest can't resolve dependencies of the Elsewhere/);
+  },
+);
 
-  claim(`${page}#dynamic-modules`, `DatabaseModule.forRoot() provides the options and DatabaseService, both exported (${lang})`, async () => {
-    const set = pageSamples(page, {lang});
-    const {DatabaseModule, DatabaseService, DATABASE_OPTIONS} = set.require('database/database.module');
+claim(
+  `${page}#dynamic-modules`,
+  `the page's AppModule re-exports the configured DatabaseModule by its class: an importer injects DatabaseService`,
+  async () => {
+    const set = samples(page, {pick: {'app.module': 3}});
+    const {AppModule} = set.require('app.module');
+    const {DatabaseService} = set.require('database/database.module');
     @Injectable()
     class Consumer {
-      constructor(@Inject(DatabaseService) readonly db: any, @Inject(DATABASE_OPTIONS) readonly options: unknown) {}
+      constructor(@Inject(DatabaseService) readonly db: any) {}
     }
-    @Module({imports: [DatabaseModule.forRoot({host: 'localhost', port: 5432, entities: ['Cat']})], providers: [Consumer]})
+    @Module({imports: [AppModule], providers: [Consumer]})
     class Root {}
     const app = await context(Root);
     expect(app.get(Consumer).db.describe()).toBe('localhost:5432 (1 entities)');
-    expect(app.get(Consumer).options).toEqual({host: 'localhost', port: 5432, entities: ['Cat']});
     await app.close();
-  });
-}
+  },
+);
 
-claim(`${page}#modules`, `a provider that is neither declared nor imported fails startup with "Nest can't resolve dependencies of the" + class name, naming the module`, async () => {
-  @Injectable()
-  class Hidden {}
-  @Module({providers: [Hidden]})
-  class OwnerModule {}
-  @Injectable()
-  class Asker {
-    constructor(readonly hidden: Hidden) {}
-  }
-  @Module({imports: [OwnerModule], providers: [Asker]})
-  class AskerModule {}
-  const message = await failure(AskerModule);
-  expect(message.startsWith("Nest can't resolve dependencies of the Asker (?)")).toBe(true);
-  expect(message).toContain('AskerModule');
-});
-
-claim(`${page}#shared-modules`, `a module that does not import CatsModule cannot see the exported service; registering the class again makes a second instance`, async () => {
-  @Injectable()
-  class CatsService {}
-  @Module({providers: [CatsService], exports: [CatsService]})
-  class CatsModule {}
-  @Injectable()
-  class Outsider {
-    constructor(readonly cats: CatsService) {}
-  }
-  @Module({providers: [Outsider]})
-  class OutsiderModule {}
-  @Module({imports: [CatsModule, OutsiderModule]})
-  class Root {}
-  expect(await failure(Root)).toMatch(/^Nest can't resolve dependencies of the Outsider/);
-
-  @Module({providers: [CatsService], exports: [CatsService]})
-  class CopyModule {}
-  @Injectable()
-  class FromCopy {
-    constructor(readonly cats: CatsService) {}
-  }
-  @Injectable()
-  class FromOriginal {
-    constructor(readonly cats: CatsService) {}
-  }
-  @Module({imports: [CopyModule], providers: [FromCopy], exports: [FromCopy]})
-  class X {}
-  @Module({imports: [CatsModule], providers: [FromOriginal], exports: [FromOriginal]})
-  class Y {}
-  @Module({imports: [X, Y]})
-  class Both {}
-  const app = await context(Both);
-  expect(app.get(FromCopy).cats).not.toBe(app.get(FromOriginal).cats);
-  await app.close();
-});
-
-claim(`${page}#shared-modules`, `a module imported by several modules is created only once`, async () => {
-  let created = 0;
-  @Module({})
-  class SharedModule {
-    constructor() {
-      created += 1;
+claim(
+  `${page}#dependency-injection`,
+  `a module class can be injected by its own providers only; when its constructor injects that provider back, startup hangs without an error`,
+  async () => {
+    @Module({})
+    class OwnModule {}
+    @Injectable()
+    class Own {
+      constructor(readonly module: OwnModule) {}
     }
-  }
-  @Module({imports: [SharedModule]})
-  class A {}
-  @Module({imports: [SharedModule]})
-  class B {}
-  @Module({imports: [A, B, SharedModule]})
-  class Root {}
-  const app = await context(Root);
-  expect(created).toBe(1);
-  await app.close();
-});
+    Reflect.defineMetadata('providers', [Own], OwnModule);
+    Reflect.defineMetadata('exports', [Own], OwnModule);
+    const app = await context(OwnModule);
+    expect(app.get(Own).module).toBe(app.get(OwnModule));
+    await app.close();
 
-claim(`${page}#module-re-exporting`, `an importer of CoreModule can inject what CommonModule exports`, async () => {
-  @Injectable()
-  class HelperService {}
-  @Module({providers: [HelperService], exports: [HelperService]})
-  class CommonModule {}
-  (globalThis as any).__overviewCommon = CommonModule;
-  const set = samples(page, {files: {'common.module': 'export const CommonModule = globalThis.__overviewCommon;'}});
-  const {CoreModule} = set.require('core.module');
-  @Injectable()
-  class Feature {
-    constructor(readonly helper: HelperService) {}
-  }
-  @Module({imports: [CoreModule], providers: [Feature]})
-  class FeatureModule {}
-  const app = await context(FeatureModule);
-  expect(app.get(Feature).helper).toBeInstanceOf(HelperService);
-  await app.close();
-});
+    @Injectable()
+    class Outside {
+      constructor(readonly module: OwnModule) {}
+    }
+    @Module({imports: [OwnModule], providers: [Outside]})
+    class OtherModule {}
+    expect(await failure(OtherModule)).toMatch(
+      /^Nest can't resolve dependencies of the Outside \(\?\)\. Please make sure that the argument OwnModule at index \[0\] is available in the OtherModule context/,
+    );
 
-claim(`${page}#dynamic-modules`, `imports accept a Promise of a DynamicModule; global: true makes its exports visible everywhere`, async () => {
-  const {DatabaseModule, DatabaseService} = samples(page).require('database/database.module');
-  @Injectable()
-  class Elsewhere {
-    constructor(@Inject(DatabaseService) readonly db: any) {}
-  }
-  @Module({providers: [Elsewhere]})
-  class ElsewhereModule {}
-  const globalDynamic = {...DatabaseModule.forRoot({host: 'db', port: 1, entities: []}), global: true};
-  @Module({imports: [Promise.resolve(globalDynamic), ElsewhereModule]})
-  class Root {}
-  const app = await context(Root);
-  expect(app.get(Elsewhere).db.describe()).toBe('db:1 (0 entities)');
-  await app.close();
-  @Module({imports: [DatabaseModule.forRoot({host: 'db', port: 1, entities: []}), ElsewhereModule]})
-  class NotGlobal {}
-  expect(await failure(NotGlobal)).toMatch(/^Nest can't resolve dependencies of the Elsewhere/);
-});
-
-claim(`${page}#dynamic-modules`, `the page's AppModule re-exports the configured DatabaseModule by its class: an importer injects DatabaseService`, async () => {
-  const set = samples(page, {pick: {'app.module': 3}});
-  const {AppModule} = set.require('app.module');
-  const {DatabaseService} = set.require('database/database.module');
-  @Injectable()
-  class Consumer {
-    constructor(@Inject(DatabaseService) readonly db: any) {}
-  }
-  @Module({imports: [AppModule], providers: [Consumer]})
-  class Root {}
-  const app = await context(Root);
-  expect(app.get(Consumer).db.describe()).toBe('localhost:5432 (1 entities)');
-  await app.close();
-});
-
-claim(`${page}#dependency-injection`, `a module class can be injected by its own providers only; when its constructor injects that provider back, startup hangs without an error`, async () => {
-  @Module({})
-  class OwnModule {}
-  @Injectable()
-  class Own {
-    constructor(readonly module: OwnModule) {}
-  }
-  Reflect.defineMetadata('providers', [Own], OwnModule);
-  Reflect.defineMetadata('exports', [Own], OwnModule);
-  const app = await context(OwnModule);
-  expect(app.get(Own).module).toBe(app.get(OwnModule));
-  await app.close();
-
-  @Injectable()
-  class Outside {
-    constructor(readonly module: OwnModule) {}
-  }
-  @Module({imports: [OwnModule], providers: [Outside]})
-  class OtherModule {}
-  expect(await failure(OtherModule)).toMatch(/^Nest can't resolve dependencies of the Outside \(\?\)\. Please make sure that the argument OwnModule at index \[0\] is available in the OtherModule context/);
-
-  @Module({})
-  class CycleModule {
-    constructor(readonly service: unknown) {}
-  }
-  @Injectable()
-  class CycleService {
-    constructor(readonly module: CycleModule) {}
-  }
-  Reflect.defineMetadata('providers', [CycleService], CycleModule);
-  Reflect.defineMetadata('design:paramtypes', [CycleService], CycleModule);
-  const outcome = await Promise.race([
-    context(CycleModule).then(() => 'started', (error: Error) => `failed: ${error.message}`),
-    new Promise<string>((resolve) => setTimeout(() => resolve('still starting after 1.5 s'), 1500)),
-  ]);
-  expect(outcome).toBe('still starting after 1.5 s');
-});
+    @Module({})
+    class CycleModule {
+      constructor(readonly service: unknown) {}
+    }
+    @Injectable()
+    class CycleService {
+      constructor(readonly module: CycleModule) {}
+    }
+    Reflect.defineMetadata('providers', [CycleService], CycleModule);
+    Reflect.defineMetadata('design:paramtypes', [CycleService], CycleModule);
+    const outcome = await Promise.race([
+      context(CycleModule).then(
+        () => 'started',
+        (error: Error) => `failed: ${error.message}`,
+      ),
+      new Promise<string>((resolve) =>
+        setTimeout(() => resolve('still starting after 1.5 s'), 1500),
+      ),
+    ]);
+    expect(outcome).toBe('still starting after 1.5 s');
+  },
+);
 
 void Global;
 void Controller;
 void Get;
 
-claim(`${page}#the-module-decorator`, `exports may name a provider by its class or by its token, and may mix own providers with imported modules`, async () => {
-  @Injectable()
-  class Clock {}
-  @Module({providers: [{provide: 'ZONE', useValue: 'UTC'}], exports: ['ZONE']})
-  class ZoneModule {}
-  @Module({imports: [ZoneModule], providers: [Clock, {provide: 'FORMAT', useValue: 'iso'}], exports: [Clock, 'FORMAT', ZoneModule]})
-  class TimeModule {}
-  @Injectable()
-  class Consumer {
-    constructor(readonly clock: Clock, @Inject('FORMAT') readonly format: string, @Inject('ZONE') readonly zone: string) {}
-  }
-  @Module({imports: [TimeModule], providers: [Consumer]})
-  class Root {}
-  const app = await context(Root);
-  const consumer = app.get(Consumer);
-  expect([consumer.clock instanceof Clock, consumer.format, consumer.zone]).toEqual([true, 'iso', 'UTC']);
-  await app.close();
-});
+claim(
+  `${page}#the-module-decorator`,
+  `exports may name a provider by its class or by its token, and may mix own providers with imported modules`,
+  async () => {
+    @Injectable()
+    class Clock {}
+    @Module({providers: [{provide: 'ZONE', useValue: 'UTC'}], exports: ['ZONE']})
+    class ZoneModule {}
+    @Module({
+      imports: [ZoneModule],
+      providers: [Clock, {provide: 'FORMAT', useValue: 'iso'}],
+      exports: [Clock, 'FORMAT', ZoneModule],
+    })
+    class TimeModule {}
+    @Injectable()
+    class Consumer {
+      constructor(
+        readonly clock: Clock,
+        @Inject('FORMAT') readonly format: string,
+        @Inject('ZONE') readonly zone: string,
+      ) {}
+    }
+    @Module({imports: [TimeModule], providers: [Consumer]})
+    class Root {}
+    const app = await context(Root);
+    const consumer = app.get(Consumer);
+    expect([consumer.clock instanceof Clock, consumer.format, consumer.zone]).toEqual([
+      true,
+      'iso',
+      'UTC',
+    ]);
+    await app.close();
+  },
+);

@@ -1,10 +1,35 @@
 import {expect} from 'vitest';
 import {claim, samples, nest, expectOutput, fragment, compileModule} from '../../lib';
-import {start, call, withoutMetadata, expectGlobalOnlyOverHttp, microserviceGlobalProbe, pageSamples} from './_support';
+import {
+  start,
+  call,
+  withoutMetadata,
+  expectGlobalOnlyOverHttp,
+  microserviceGlobalProbe,
+  pageSamples,
+} from './_support';
 
 const common = nest('@nestjs/common');
 const {APP_PIPE} = nest('@nestjs/core');
-const {Controller, Get, Post, Module, Injectable, Param, Query, Body, Headers, Req, UsePipes, ParseIntPipe, ParseUUIDPipe, ParseArrayPipe, BadRequestException, createParamDecorator, ImATeapotException} = common;
+const {
+  Controller,
+  Get,
+  Post,
+  Module,
+  Injectable,
+  Param,
+  Query,
+  Body,
+  Headers,
+  Req,
+  UsePipes,
+  ParseIntPipe,
+  ParseUUIDPipe,
+  ParseArrayPipe,
+  BadRequestException,
+  createParamDecorator,
+  ImATeapotException,
+} = common;
 const page = 'docs/pipes.md';
 
 // The service the page's controllers call (not shown on the page): it echoes what it receives. Plain JS syntax, so the JS halves load it too.
@@ -22,319 +47,529 @@ export class CatsService {
 `;
 
 function app(controller: unknown, extra: unknown[] = [], service?: unknown) {
-  @Module({controllers: [controller as any], providers: [service as any, ...(extra as any[])].filter(Boolean)})
+  @Module({
+    controllers: [controller as any],
+    providers: [service as any, ...(extra as any[])].filter(Boolean),
+  })
   class AppModule {}
   return AppModule;
 }
 
 function cats(lang: 'ts' | 'js', n: number, more: Record<string, string> = {}) {
-  const set = pageSamples(page, {lang, pick: {'cats.controller': n}, files: {'cats.service': catsService, ...more}});
-  return {CatsController: set.require('cats.controller').CatsController, CatsService: set.require('cats.service').CatsService, set};
+  const set = pageSamples(page, {
+    lang,
+    pick: {'cats.controller': n},
+    files: {'cats.service': catsService, ...more},
+  });
+  return {
+    CatsController: set.require('cats.controller').CatsController,
+    CatsService: set.require('cats.service').CatsService,
+    set,
+  };
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#binding-pipes`, `with ParseIntPipe, GET /cats/7 gives findOne() the number 7 (${lang})`, async () => {
-    const {CatsController, CatsService} = cats(lang, 1);
-    const {base} = await start(app(CatsController, [], CatsService));
-    expect((await call(base, 'GET', '/cats/7')).json()).toEqual({id: 7, type: 'number'});
-  });
+  claim(
+    `${page}#binding-pipes`,
+    `with ParseIntPipe, GET /cats/7 gives findOne() the number 7 (${lang})`,
+    async () => {
+      const {CatsController, CatsService} = cats(lang, 1);
+      const {base} = await start(app(CatsController, [], CatsService));
+      expect((await call(base, 'GET', '/cats/7')).json()).toEqual({id: 7, type: 'number'});
+    },
+  );
 
-  claim(`${page}#binding-pipes`, `GET /cats/abc is rejected with 400 "Validation failed (numeric string is expected)" (${lang})`, async () => {
-    const {CatsController, CatsService} = cats(lang, 1);
-    const {base} = await start(app(CatsController, [], CatsService));
-    const reply = await call(base, 'GET', '/cats/abc');
-    expect(reply.status).toBe(400);
-    expectOutput(page, 'parse-int-error', reply.text);
-  });
+  claim(
+    `${page}#binding-pipes`,
+    `GET /cats/abc is rejected with 400 "Validation failed (numeric string is expected)" (${lang})`,
+    async () => {
+      const {CatsController, CatsService} = cats(lang, 1);
+      const {base} = await start(app(CatsController, [], CatsService));
+      const reply = await call(base, 'GET', '/cats/abc');
+      expect(reply.status).toBe(400);
+      expectOutput(page, 'parse-int-error', reply.text);
+    },
+  );
 
-  claim(`${page}#passing-options`, `new ParseIntPipe({ errorHttpStatusCode: NOT_ACCEPTABLE }) answers 406 for a non-numeric id (${lang})`, async () => {
-    const {CatsController, CatsService} = cats(lang, 2);
-    const {base} = await start(app(CatsController, [], CatsService));
-    const reply = await call(base, 'GET', '/cats/abc');
-    expect([reply.status, reply.json()]).toEqual([406, {statusCode: 406, message: 'Validation failed (numeric string is expected)', error: 'Not Acceptable'}]);
-    expect((await call(base, 'GET', '/cats/12')).json()).toEqual({id: 12, type: 'number'});
-  });
+  claim(
+    `${page}#passing-options`,
+    `new ParseIntPipe({ errorHttpStatusCode: NOT_ACCEPTABLE }) answers 406 for a non-numeric id (${lang})`,
+    async () => {
+      const {CatsController, CatsService} = cats(lang, 2);
+      const {base} = await start(app(CatsController, [], CatsService));
+      const reply = await call(base, 'GET', '/cats/abc');
+      expect([reply.status, reply.json()]).toEqual([
+        406,
+        {
+          statusCode: 406,
+          message: 'Validation failed (numeric string is expected)',
+          error: 'Not Acceptable',
+        },
+      ]);
+      expect((await call(base, 'GET', '/cats/12')).json()).toEqual({id: 12, type: 'number'});
+    },
+  );
 
-  claim(`${page}#query-parameters`, `?age=3 passes the number 3; ?age=old and a missing age answer 400 (${lang})`, async () => {
-    const {CatsController, CatsService} = cats(lang, 3);
-    const {base} = await start(app(CatsController, [], CatsService));
-    expect((await call(base, 'GET', '/cats?age=3')).json()).toEqual({age: 3, type: 'number'});
-    const old = await call(base, 'GET', '/cats?age=old');
-    expect(old.status).toBe(400);
-    expectOutput(page, 'parse-int-error', old.text);
-    expect((await call(base, 'GET', '/cats')).status).toBe(400);
-  });
+  claim(
+    `${page}#query-parameters`,
+    `?age=3 passes the number 3; ?age=old and a missing age answer 400 (${lang})`,
+    async () => {
+      const {CatsController, CatsService} = cats(lang, 3);
+      const {base} = await start(app(CatsController, [], CatsService));
+      expect((await call(base, 'GET', '/cats?age=3')).json()).toEqual({age: 3, type: 'number'});
+      const old = await call(base, 'GET', '/cats?age=old');
+      expect(old.status).toBe(400);
+      expectOutput(page, 'parse-int-error', old.text);
+      expect((await call(base, 'GET', '/cats')).status).toBe(400);
+    },
+  );
 
-  claim(`${page}#validating-uuids`, `ParseUUIDPipe({ version: '4' }) lets a v4 UUID through and rejects others with "Validation failed (uuid v4 is expected)" (${lang})`, async () => {
-    const {CatsController, CatsService} = cats(lang, 4);
-    const {base} = await start(app(CatsController, [], CatsService));
-    const v4 = '3f2b8c1e-5d4a-4c2b-9e8f-0a1b2c3d4e5f';
-    expect((await call(base, 'GET', `/cats/${v4}`)).json()).toEqual({uuid: v4});
-    const v1 = await call(base, 'GET', '/cats/6fa459ea-ee8a-11ed-a05b-0242ac120003');
-    expect([v1.status, v1.json()]).toEqual([400, {statusCode: 400, message: 'Validation failed (uuid v4 is expected)', error: 'Bad Request'}]);
-  });
+  claim(
+    `${page}#validating-uuids`,
+    `ParseUUIDPipe({ version: '4' }) lets a v4 UUID through and rejects others with "Validation failed (uuid v4 is expected)" (${lang})`,
+    async () => {
+      const {CatsController, CatsService} = cats(lang, 4);
+      const {base} = await start(app(CatsController, [], CatsService));
+      const v4 = '3f2b8c1e-5d4a-4c2b-9e8f-0a1b2c3d4e5f';
+      expect((await call(base, 'GET', `/cats/${v4}`)).json()).toEqual({uuid: v4});
+      const v1 = await call(base, 'GET', '/cats/6fa459ea-ee8a-11ed-a05b-0242ac120003');
+      expect([v1.status, v1.json()]).toEqual([
+        400,
+        {statusCode: 400, message: 'Validation failed (uuid v4 is expected)', error: 'Bad Request'},
+      ]);
+    },
+  );
 
-  claim(`${page}#providing-defaults`, `GET /cats gives false and 0; ?page=2 gives 2; ?page=two answers 400 (${lang})`, async () => {
-    const {CatsController, CatsService} = cats(lang, 9);
-    const {base} = await start(app(CatsController, [], CatsService));
-    expect((await call(base, 'GET', '/cats')).json()).toEqual({vaccinatedOnly: false, page: 0});
-    expect((await call(base, 'GET', '/cats?page=2')).json()).toEqual({vaccinatedOnly: false, page: 2});
-    expect((await call(base, 'GET', '/cats?vaccinatedOnly=true&page=1')).json()).toEqual({vaccinatedOnly: true, page: 1});
-    expect((await call(base, 'GET', '/cats?page=two')).status).toBe(400);
-  });
+  claim(
+    `${page}#providing-defaults`,
+    `GET /cats gives false and 0; ?page=2 gives 2; ?page=two answers 400 (${lang})`,
+    async () => {
+      const {CatsController, CatsService} = cats(lang, 9);
+      const {base} = await start(app(CatsController, [], CatsService));
+      expect((await call(base, 'GET', '/cats')).json()).toEqual({vaccinatedOnly: false, page: 0});
+      expect((await call(base, 'GET', '/cats?page=2')).json()).toEqual({
+        vaccinatedOnly: false,
+        page: 2,
+      });
+      expect((await call(base, 'GET', '/cats?vaccinatedOnly=true&page=1')).json()).toEqual({
+        vaccinatedOnly: true,
+        page: 1,
+      });
+      expect((await call(base, 'GET', '/cats?page=two')).status).toBe(400);
+    },
+  );
 
-  claim(`${page}#binding-validation-pipes`, `the Joi pipe rejects { "name": "Tom" } with 400 "Validation failed" and lets a full cat through (${lang})`, async () => {
-    const schema = fragment(page, 'binding-validation-pipes', 'Joi.object').value;
-    const dto = lang === 'ts' ? `${schema}\nexport class CreateCatDto { name: string; age: number; breed: string; }` : schema;
-    const {CatsController, CatsService} = cats(lang, 6, {'create-cat.dto': dto});
-    const {base} = await start(app(CatsController, [], CatsService));
-    const bad = await call(base, 'POST', '/cats', {body: {name: 'Tom'}});
-    expect(bad.status).toBe(400);
-    expectOutput(page, 'joi-validation-error', bad.text);
-    expect((await call(base, 'POST', '/cats', {body: {name: 'Tom', age: 3, breed: 'Persian'}})).status).toBe(201);
-  });
+  claim(
+    `${page}#binding-validation-pipes`,
+    `the Joi pipe rejects { "name": "Tom" } with 400 "Validation failed" and lets a full cat through (${lang})`,
+    async () => {
+      const schema = fragment(page, 'binding-validation-pipes', 'Joi.object').value;
+      const dto =
+        lang === 'ts'
+          ? `${schema}\nexport class CreateCatDto { name: string; age: number; breed: string; }`
+          : schema;
+      const {CatsController, CatsService} = cats(lang, 6, {'create-cat.dto': dto});
+      const {base} = await start(app(CatsController, [], CatsService));
+      const bad = await call(base, 'POST', '/cats', {body: {name: 'Tom'}});
+      expect(bad.status).toBe(400);
+      expectOutput(page, 'joi-validation-error', bad.text);
+      expect(
+        (await call(base, 'POST', '/cats', {body: {name: 'Tom', age: 3, breed: 'Persian'}})).status,
+      ).toBe(201);
+    },
+  );
 
-  claim(`${page}#transformation-use-case`, `UserByIdPipe turns the id into the user, or answers 404 "User 99 does not exist" (${lang})`, async () => {
-    const usersService = `
+  claim(
+    `${page}#transformation-use-case`,
+    `UserByIdPipe turns the id into the user, or answers 404 "User 99 does not exist" (${lang})`,
+    async () => {
+      const usersService = `
 import { Injectable } from '@nestjs/common';
 @Injectable()
 export class UsersService {
   findOne(id) { return id === 1 ? { id: 1, firstName: 'Alice' } : undefined; }
 }
 `;
-    const set = pageSamples(page, {lang, files: {'users.service': usersService, 'user.entity': 'export class UserEntity {}'}});
-    const {UsersController} = set.require('users.controller');
-    const {UsersService} = set.require('users.service');
-    const {base} = await start(app(UsersController, [], UsersService));
-    expect((await call(base, 'GET', '/users/1')).json()).toEqual({id: 1, firstName: 'Alice'});
-    const missing = await call(base, 'GET', '/users/99');
-    expect([missing.status, missing.json()]).toEqual([404, {statusCode: 404, message: 'User 99 does not exist', error: 'Not Found'}]);
-  });
+      const set = pageSamples(page, {
+        lang,
+        files: {'users.service': usersService, 'user.entity': 'export class UserEntity {}'},
+      });
+      const {UsersController} = set.require('users.controller');
+      const {UsersService} = set.require('users.service');
+      const {base} = await start(app(UsersController, [], UsersService));
+      expect((await call(base, 'GET', '/users/1')).json()).toEqual({id: 1, firstName: 'Alice'});
+      const missing = await call(base, 'GET', '/users/99');
+      expect([missing.status, missing.json()]).toEqual([
+        404,
+        {statusCode: 404, message: 'User 99 does not exist', error: 'Not Found'},
+      ]);
+    },
+  );
 }
 
-claim(`${page}#class-validator`, `the class-validator pipe rejects a bad body with 400 "Validation failed", passes a valid one unchanged (a plain object)`, async () => {
-  const seen: unknown[] = [];
-  const {CatsController, CatsService} = cats('ts', 7);
-  const {base} = await start(app(CatsController, [], CatsService), {setup: (a) => seen.push(a.get(CatsService))});
-  const bad = await call(base, 'POST', '/cats', {body: {name: 'Tom', age: -1, breed: 'Persian'}});
-  expect([bad.status, bad.json()]).toEqual([400, {statusCode: 400, message: 'Validation failed', error: 'Bad Request'}]);
-  expect((await call(base, 'POST', '/cats', {body: {name: 'Tom', age: '3', breed: 'Persian'}})).status).toBe(400);
-  expect((await call(base, 'POST', '/cats', {body: {name: 'Tom', age: 3, breed: 'Persian'}})).status).toBe(201);
-  const created = (seen[0] as any).created;
-  expect(created).toEqual([{name: 'Tom', age: 3, breed: 'Persian'}]);
-  expect(Object.getPrototypeOf(created[0])).toBe(Object.prototype);
-});
+claim(
+  `${page}#class-validator`,
+  `the class-validator pipe rejects a bad body with 400 "Validation failed", passes a valid one unchanged (a plain object)`,
+  async () => {
+    const seen: unknown[] = [];
+    const {CatsController, CatsService} = cats('ts', 7);
+    const {base} = await start(app(CatsController, [], CatsService), {
+      setup: (a) => seen.push(a.get(CatsService)),
+    });
+    const bad = await call(base, 'POST', '/cats', {body: {name: 'Tom', age: -1, breed: 'Persian'}});
+    expect([bad.status, bad.json()]).toEqual([
+      400,
+      {statusCode: 400, message: 'Validation failed', error: 'Bad Request'},
+    ]);
+    expect(
+      (await call(base, 'POST', '/cats', {body: {name: 'Tom', age: '3', breed: 'Persian'}})).status,
+    ).toBe(400);
+    expect(
+      (await call(base, 'POST', '/cats', {body: {name: 'Tom', age: 3, breed: 'Persian'}})).status,
+    ).toBe(201);
+    const created = (seen[0] as any).created;
+    expect(created).toEqual([{name: 'Tom', age: 3, breed: 'Persian'}]);
+    expect(Object.getPrototypeOf(created[0])).toBe(Object.prototype);
+  },
+);
 
-claim(`${page}#argument-metadata`, `in plain JavaScript (no type metadata, as Babel builds it) metatype is undefined, so the validation pipe lets every value through`, async () => {
-  const set = pageSamples(page, {lang: 'js', pick: {'cats.controller': 7}, files: {'cats.service': catsService}});
-  withoutMetadata(set, 'cats.controller');
-  const {CatsController} = set.require('cats.controller');
-  const {CatsService} = set.require('cats.service');
-  const metas: any[] = [];
-  class Recording {
-    transform(value: unknown, metadata: any) {
-      metas.push(metadata);
-      return value;
+claim(
+  `${page}#argument-metadata`,
+  `in plain JavaScript (no type metadata, as Babel builds it) metatype is undefined, so the validation pipe lets every value through`,
+  async () => {
+    const set = pageSamples(page, {
+      lang: 'js',
+      pick: {'cats.controller': 7},
+      files: {'cats.service': catsService},
+    });
+    withoutMetadata(set, 'cats.controller');
+    const {CatsController} = set.require('cats.controller');
+    const {CatsService} = set.require('cats.service');
+    const metas: any[] = [];
+    class Recording {
+      transform(value: unknown, metadata: any) {
+        metas.push(metadata);
+        return value;
+      }
     }
-  }
-  const {base} = await start(app(CatsController, [], CatsService), {setup: (a) => a.useGlobalPipes(new Recording())});
-  expect((await call(base, 'POST', '/cats', {body: {age: 'three'}})).status).toBe(201);
-  expect(metas).toEqual([{type: 'body', metatype: undefined, data: undefined}]);
-});
+    const {base} = await start(app(CatsController, [], CatsService), {
+      setup: (a) => a.useGlobalPipes(new Recording()),
+    });
+    expect((await call(base, 'POST', '/cats', {body: {age: 'three'}})).status).toBe(201);
+    expect(metas).toEqual([{type: 'body', metatype: undefined, data: undefined}]);
+  },
+);
 
-claim(`${page}#controller-scoped-pipes`, `@UsePipes(ValidationPipe) on AdminController validates every payload of the controller`, async () => {
-  const set = samples(page, {pick: {'validation.pipe': 2, 'create-cat.dto': 2}});
-  const {AdminController} = set.require('admin.controller');
-  const {base} = await start([AdminController]);
-  expect((await call(base, 'POST', '/admin/cats', {body: {name: 'Tom'}})).status).toBe(400);
-  const ok = await call(base, 'POST', '/admin/cats', {body: {name: 'Tom', age: 3, breed: 'Persian'}});
-  expect([ok.status, ok.json()]).toEqual([201, {name: 'Tom', age: 3, breed: 'Persian'}]);
-});
+claim(
+  `${page}#controller-scoped-pipes`,
+  `@UsePipes(ValidationPipe) on AdminController validates every payload of the controller`,
+  async () => {
+    const set = samples(page, {pick: {'validation.pipe': 2, 'create-cat.dto': 2}});
+    const {AdminController} = set.require('admin.controller');
+    const {base} = await start([AdminController]);
+    expect((await call(base, 'POST', '/admin/cats', {body: {name: 'Tom'}})).status).toBe(400);
+    const ok = await call(base, 'POST', '/admin/cats', {
+      body: {name: 'Tom', age: 3, breed: 'Persian'},
+    });
+    expect([ok.status, ok.json()]).toEqual([201, {name: 'Tom', age: 3, breed: 'Persian'}]);
+  },
+);
 
-claim(`${page}#global-scoped-pipes`, `the APP_PIPE provider of the page makes the validation pipe global`, async () => {
-  const set = samples(page, {pick: {'validation.pipe': 2, 'create-cat.dto': 2}});
-  const {AppModule} = set.require('app.module');
-  const {CreateCatDto} = set.require('create-cat.dto');
-  @Controller('cats')
-  class CatsController {
-    @Post()
-    create(@Body() dto: InstanceType<typeof CreateCatDto>) {
-      return dto;
+claim(
+  `${page}#global-scoped-pipes`,
+  `the APP_PIPE provider of the page makes the validation pipe global`,
+  async () => {
+    const set = samples(page, {pick: {'validation.pipe': 2, 'create-cat.dto': 2}});
+    const {AppModule} = set.require('app.module');
+    const {CreateCatDto} = set.require('create-cat.dto');
+    @Controller('cats')
+    class CatsController {
+      @Post()
+      create(@Body() dto: InstanceType<typeof CreateCatDto>) {
+        return dto;
+      }
     }
-  }
-  Reflect.defineMetadata('design:paramtypes', [CreateCatDto], CatsController.prototype, 'create');
-  @Module({imports: [AppModule], controllers: [CatsController]})
-  class Root {}
-  const {base} = await start(Root);
-  expect((await call(base, 'POST', '/cats', {body: {name: 'Tom'}})).json()).toEqual({statusCode: 400, message: 'Validation failed', error: 'Bad Request'});
-});
+    Reflect.defineMetadata('design:paramtypes', [CreateCatDto], CatsController.prototype, 'create');
+    @Module({imports: [AppModule], controllers: [CatsController]})
+    class Root {}
+    const {base} = await start(Root);
+    expect((await call(base, 'POST', '/cats', {body: {name: 'Tom'}})).json()).toEqual({
+      statusCode: 400,
+      message: 'Validation failed',
+      error: 'Bad Request',
+    });
+  },
+);
 
-claim(`${page}#global-scoped-pipes`, `pipes run global first, then controller, method and parameter scoped; @UsePipes() runs its pipes in the order listed`, async () => {
-  const order: string[] = [];
-  const tag = (name: string) => ({transform: (value: unknown) => (order.push(name), value)});
-  @Controller('cats')
-  @UsePipes(tag('controller'))
-  class CatsController {
-    @Get(':id')
-    @UsePipes(tag('method-1'), tag('method-2'))
-    findOne(@Param('id', tag('parameter')) id: string) {
-      return id;
+claim(
+  `${page}#global-scoped-pipes`,
+  `pipes run global first, then controller, method and parameter scoped; @UsePipes() runs its pipes in the order listed`,
+  async () => {
+    const order: string[] = [];
+    const tag = (name: string) => ({transform: (value: unknown) => (order.push(name), value)});
+    @Controller('cats')
+    @UsePipes(tag('controller'))
+    class CatsController {
+      @Get(':id')
+      @UsePipes(tag('method-1'), tag('method-2'))
+      findOne(@Param('id', tag('parameter')) id: string) {
+        return id;
+      }
     }
-  }
-  const {base} = await start([CatsController], {setup: (a) => a.useGlobalPipes(tag('global'))});
-  expect((await call(base, 'GET', '/cats/1')).text).toBe('1');
-  expect(order).toEqual(['global', 'controller', 'method-1', 'method-2', 'parameter']);
-});
+    const {base} = await start([CatsController], {setup: (a) => a.useGlobalPipes(tag('global'))});
+    expect((await call(base, 'GET', '/cats/1')).text).toBe('1');
+    expect(order).toEqual(['global', 'controller', 'method-1', 'method-2', 'parameter']);
+  },
+);
 
-claim(`${page}#argument-metadata`, `metadata holds type, metatype (the declared class, Object for an interface or no annotation) and data`, async () => {
-  const metas: any[] = [];
-  class Recording {
-    transform(value: unknown, metadata: any) {
-      metas.push(metadata);
-      return value;
+claim(
+  `${page}#argument-metadata`,
+  `metadata holds type, metatype (the declared class, Object for an interface or no annotation) and data`,
+  async () => {
+    const metas: any[] = [];
+    class Recording {
+      transform(value: unknown, metadata: any) {
+        metas.push(metadata);
+        return value;
+      }
     }
-  }
-  interface Shape {
-    name: string;
-  }
-  class CreateCatDto {}
-  const User = createParamDecorator(() => 'user');
-  @Controller('cats')
-  @UsePipes(Recording)
-  class CatsController {
-    @Post(':id')
-    create(@Body() dto: CreateCatDto, @Param('id') id: string, @Query('q') q: Shape, @Query('r') r: any, @User() user: string) {
-      return [dto, id, q, r, user].length;
+    interface Shape {
+      name: string;
     }
-  }
-  const {base} = await start([CatsController]);
-  await call(base, 'POST', '/cats/1?q=a&r=b', {body: {}});
-  const byType = (a: any, b: any) => `${a.type}${a.data}`.localeCompare(`${b.type}${b.data}`);
-  expect(metas.sort(byType)).toEqual([
-    {type: 'body', metatype: CreateCatDto, data: undefined},
-    {type: 'custom', metatype: String, data: undefined},
-    {type: 'param', metatype: String, data: 'id'},
-    {type: 'query', metatype: Object, data: 'q'},
-    {type: 'query', metatype: Object, data: 'r'},
-  ].sort(byType));
-});
-
-claim(`${page}#binding-validation-pipes`, `@UsePipes() reaches @Body(), @Query(), @Param() and custom decorators, never @Req() or @Headers()`, async () => {
-  const types: string[] = [];
-  const User = createParamDecorator(() => 'user');
-  @Controller('cats')
-  class CatsController {
-    @Post(':id')
-    @UsePipes({transform: (value: unknown, metadata: any) => (types.push(metadata.type), value)})
-    create(@Body() body: object, @Query('q') q: string, @Param('id') id: string, @User() user: string, @Req() req: object, @Headers('host') host: string) {
-      return [body, q, id, user, req, host].length;
+    class CreateCatDto {}
+    const User = createParamDecorator(() => 'user');
+    @Controller('cats')
+    @UsePipes(Recording)
+    class CatsController {
+      @Post(':id')
+      create(
+        @Body() dto: CreateCatDto,
+        @Param('id') id: string,
+        @Query('q') q: Shape,
+        @Query('r') r: any,
+        @User() user: string,
+      ) {
+        return [dto, id, q, r, user].length;
+      }
     }
-  }
-  const {base} = await start([CatsController]);
-  await call(base, 'POST', '/cats/1?q=a', {body: {}});
-  expect(types.sort()).toEqual(['body', 'custom', 'param', 'query']);
-});
+    const {base} = await start([CatsController]);
+    await call(base, 'POST', '/cats/1?q=a&r=b', {body: {}});
+    const byType = (a: any, b: any) => `${a.type}${a.data}`.localeCompare(`${b.type}${b.data}`);
+    expect(metas.sort(byType)).toEqual(
+      [
+        {type: 'body', metatype: CreateCatDto, data: undefined},
+        {type: 'custom', metatype: String, data: undefined},
+        {type: 'param', metatype: String, data: 'id'},
+        {type: 'query', metatype: Object, data: 'q'},
+        {type: 'query', metatype: Object, data: 'r'},
+      ].sort(byType),
+    );
+  },
+);
 
-claim(`${page}#transformation-use-case`, `the hand-written ParseIntPipe accepts '12abc' as 12; the built-in one rejects it and accepts '-5'`, async () => {
-  const {CatsController, CatsService} = cats('ts', 8);
-  const {base} = await start(app(CatsController, [], CatsService));
-  expect((await call(base, 'GET', '/cats/12abc')).json()).toEqual({id: 12, type: 'number'});
-  expect((await call(base, 'GET', '/cats/abc')).json()).toEqual({statusCode: 400, message: 'Validation failed', error: 'Bad Request'});
-  const builtIn = cats('ts', 1);
-  const {base: strict} = await start(app(builtIn.CatsController, [], builtIn.CatsService));
-  expect((await call(strict, 'GET', '/cats/12abc')).status).toBe(400);
-  expect((await call(strict, 'GET', '/cats/-5')).json()).toEqual({id: -5, type: 'number'});
-});
-
-claim(`${page}#enums-booleans-and-arrays`, `the search handler gets 'siamese', true and [1, 2, 3]; ParseBoolPipe rejects '1' and 'yes', ParseEnumPipe an unknown breed`, async () => {
-  const {CatsController} = compileModule(fragment(page, 'enums-booleans-and-arrays', 'ParseEnumPipe').value, 'search-controller');
-  const {base} = await start([CatsController]);
-  expect((await call(base, 'GET', '/cats/search?breed=siamese&vaccinated=true&ids=1,2,3')).json()).toEqual({breed: 'siamese', vaccinated: true, ids: [1, 2, 3]});
-  for (const bad of ['1', 'yes']) {
-    const reply = await call(base, 'GET', `/cats/search?breed=siamese&vaccinated=${bad}&ids=1`);
-    expect([reply.status, reply.json().message]).toEqual([400, 'Validation failed (boolean string is expected)']);
-  }
-  const breed = await call(base, 'GET', '/cats/search?breed=tabby&vaccinated=true&ids=1');
-  expect([breed.status, breed.json().message]).toEqual([400, 'Validation failed (enum string is expected)']);
-});
-
-claim(`${page}#validating-uuids`, `without a version any UUID passes; a value that is not a string gets 400 "The value passed as UUID is not a string" whatever errorHttpStatusCode says`, async () => {
-  @Controller('cats')
-  class CatsController {
-    @Get('any/:uuid')
-    any(@Param('uuid', ParseUUIDPipe) uuid: string) {
-      return uuid;
+claim(
+  `${page}#binding-validation-pipes`,
+  `@UsePipes() reaches @Body(), @Query(), @Param() and custom decorators, never @Req() or @Headers()`,
+  async () => {
+    const types: string[] = [];
+    const User = createParamDecorator(() => 'user');
+    @Controller('cats')
+    class CatsController {
+      @Post(':id')
+      @UsePipes({transform: (value: unknown, metadata: any) => (types.push(metadata.type), value)})
+      create(
+        @Body() body: object,
+        @Query('q') q: string,
+        @Param('id') id: string,
+        @User() user: string,
+        @Req() req: object,
+        @Headers('host') host: string,
+      ) {
+        return [body, q, id, user, req, host].length;
+      }
     }
+    const {base} = await start([CatsController]);
+    await call(base, 'POST', '/cats/1?q=a', {body: {}});
+    expect(types.sort()).toEqual(['body', 'custom', 'param', 'query']);
+  },
+);
 
-    @Get('by-query')
-    byQuery(@Query('id', new ParseUUIDPipe({version: '4', errorHttpStatusCode: 418})) id: string) {
-      return id;
-    }
-  }
-  const {base} = await start([CatsController]);
-  expect((await call(base, 'GET', '/cats/any/6fa459ea-ee8a-11ed-a05b-0242ac120003')).text).toBe('6fa459ea-ee8a-11ed-a05b-0242ac120003');
-  expect((await call(base, 'GET', '/cats/by-query?id=nope')).status).toBe(418);
-  const missing = await call(base, 'GET', '/cats/by-query');
-  expect([missing.status, missing.json()]).toEqual([400, {statusCode: 400, message: 'The value passed as UUID is not a string', error: 'Bad Request'}]);
-});
+claim(
+  `${page}#transformation-use-case`,
+  `the hand-written ParseIntPipe accepts '12abc' as 12; the built-in one rejects it and accepts '-5'`,
+  async () => {
+    const {CatsController, CatsService} = cats('ts', 8);
+    const {base} = await start(app(CatsController, [], CatsService));
+    expect((await call(base, 'GET', '/cats/12abc')).json()).toEqual({id: 12, type: 'number'});
+    expect((await call(base, 'GET', '/cats/abc')).json()).toEqual({
+      statusCode: 400,
+      message: 'Validation failed',
+      error: 'Bad Request',
+    });
+    const builtIn = cats('ts', 1);
+    const {base: strict} = await start(app(builtIn.CatsController, [], builtIn.CatsService));
+    expect((await call(strict, 'GET', '/cats/12abc')).status).toBe(400);
+    expect((await call(strict, 'GET', '/cats/-5')).json()).toEqual({id: -5, type: 'number'});
+  },
+);
 
-claim(`${page}#enums-booleans-and-arrays`, `ParseArrayPipe with optional: true passes a missing value through; without it the value is rejected`, async () => {
-  @Controller('cats')
-  class CatsController {
-    @Get('optional')
-    optional(@Query('ids', new ParseArrayPipe({items: Number, optional: true})) ids?: number[]) {
-      return {ids: ids ?? 'missing'};
+claim(
+  `${page}#enums-booleans-and-arrays`,
+  `the search handler gets 'siamese', true and [1, 2, 3]; ParseBoolPipe rejects '1' and 'yes', ParseEnumPipe an unknown breed`,
+  async () => {
+    const {CatsController} = compileModule(
+      fragment(page, 'enums-booleans-and-arrays', 'ParseEnumPipe').value,
+      'search-controller',
+    );
+    const {base} = await start([CatsController]);
+    expect(
+      (await call(base, 'GET', '/cats/search?breed=siamese&vaccinated=true&ids=1,2,3')).json(),
+    ).toEqual({breed: 'siamese', vaccinated: true, ids: [1, 2, 3]});
+    for (const bad of ['1', 'yes']) {
+      const reply = await call(base, 'GET', `/cats/search?breed=siamese&vaccinated=${bad}&ids=1`);
+      expect([reply.status, reply.json().message]).toEqual([
+        400,
+        'Validation failed (boolean string is expected)',
+      ]);
     }
+    const breed = await call(base, 'GET', '/cats/search?breed=tabby&vaccinated=true&ids=1');
+    expect([breed.status, breed.json().message]).toEqual([
+      400,
+      'Validation failed (enum string is expected)',
+    ]);
+  },
+);
 
-    @Get('required')
-    required(@Query('ids', new ParseArrayPipe({items: Number})) ids: number[]) {
-      return {ids};
-    }
-  }
-  const {base} = await start([CatsController]);
-  expect((await call(base, 'GET', '/cats/optional')).json()).toEqual({ids: 'missing'});
-  expect((await call(base, 'GET', '/cats/required')).status).toBe(400);
-});
+claim(
+  `${page}#validating-uuids`,
+  `without a version any UUID passes; a value that is not a string gets 400 "The value passed as UUID is not a string" whatever errorHttpStatusCode says`,
+  async () => {
+    @Controller('cats')
+    class CatsController {
+      @Get('any/:uuid')
+      any(@Param('uuid', ParseUUIDPipe) uuid: string) {
+        return uuid;
+      }
 
-claim(`${page}#passing-options`, `exceptionFactory receives the error message and its exception is thrown; an errorHttpStatusCode outside the table is not accepted`, async () => {
-  @Controller('cats')
-  class CatsController {
-    @Get(':id')
-    findOne(@Param('id', new ParseIntPipe({exceptionFactory: (message: string) => new ImATeapotException(`custom: ${message}`)})) id: number) {
-      return id;
+      @Get('by-query')
+      byQuery(
+        @Query('id', new ParseUUIDPipe({version: '4', errorHttpStatusCode: 418})) id: string,
+      ) {
+        return id;
+      }
     }
-  }
-  const {base} = await start([CatsController]);
-  const reply = await call(base, 'GET', '/cats/x');
-  expect([reply.status, reply.json().message]).toEqual([418, 'custom: Validation failed (numeric string is expected)']);
-  expect(() => new ParseIntPipe({errorHttpStatusCode: 421}).exceptionFactory('m')).toThrow();
-  expect(() => new ParseIntPipe({errorHttpStatusCode: 505}).exceptionFactory('m')).toThrow();
-});
+    const {base} = await start([CatsController]);
+    expect((await call(base, 'GET', '/cats/any/6fa459ea-ee8a-11ed-a05b-0242ac120003')).text).toBe(
+      '6fa459ea-ee8a-11ed-a05b-0242ac120003',
+    );
+    expect((await call(base, 'GET', '/cats/by-query?id=nope')).status).toBe(418);
+    const missing = await call(base, 'GET', '/cats/by-query');
+    expect([missing.status, missing.json()]).toEqual([
+      400,
+      {statusCode: 400, message: 'The value passed as UUID is not a string', error: 'Bad Request'},
+    ]);
+  },
+);
 
-claim(`${page}#pipes`, `a pipe that throws skips the handler, and the route's exception filters receive the exception`, async () => {
-  let ran = false;
-  @Controller('cats')
-  class CatsController {
-    @Get(':id')
-    @common.UseFilters({catch: (_e: unknown, host: any) => host.switchToHttp().getResponse().status(422).json({filtered: true})})
-    findOne(@Param('id', {transform: () => { throw new BadRequestException('no'); }}) id: string) {
-      ran = true;
-      return id;
+claim(
+  `${page}#enums-booleans-and-arrays`,
+  `ParseArrayPipe with optional: true passes a missing value through; without it the value is rejected`,
+  async () => {
+    @Controller('cats')
+    class CatsController {
+      @Get('optional')
+      optional(@Query('ids', new ParseArrayPipe({items: Number, optional: true})) ids?: number[]) {
+        return {ids: ids ?? 'missing'};
+      }
+
+      @Get('required')
+      required(@Query('ids', new ParseArrayPipe({items: Number})) ids: number[]) {
+        return {ids};
+      }
     }
-  }
-  const {base} = await start([CatsController]);
-  const reply = await call(base, 'GET', '/cats/1');
-  expect([reply.status, reply.json(), ran]).toEqual([422, {filtered: true}, false]);
-});
+    const {base} = await start([CatsController]);
+    expect((await call(base, 'GET', '/cats/optional')).json()).toEqual({ids: 'missing'});
+    expect((await call(base, 'GET', '/cats/required')).status).toBe(400);
+  },
+);
+
+claim(
+  `${page}#passing-options`,
+  `exceptionFactory receives the error message and its exception is thrown; an errorHttpStatusCode outside the table is not accepted`,
+  async () => {
+    @Controller('cats')
+    class CatsController {
+      @Get(':id')
+      findOne(
+        @Param(
+          'id',
+          new ParseIntPipe({
+            exceptionFactory: (message: string) => new ImATeapotException(`custom: ${message}`),
+          }),
+        )
+        id: number,
+      ) {
+        return id;
+      }
+    }
+    const {base} = await start([CatsController]);
+    const reply = await call(base, 'GET', '/cats/x');
+    expect([reply.status, reply.json().message]).toEqual([
+      418,
+      'custom: Validation failed (numeric string is expected)',
+    ]);
+    expect(() => new ParseIntPipe({errorHttpStatusCode: 421}).exceptionFactory('m')).toThrow();
+    expect(() => new ParseIntPipe({errorHttpStatusCode: 505}).exceptionFactory('m')).toThrow();
+  },
+);
+
+claim(
+  `${page}#pipes`,
+  `a pipe that throws skips the handler, and the route's exception filters receive the exception`,
+  async () => {
+    let ran = false;
+    @Controller('cats')
+    class CatsController {
+      @Get(':id')
+      @common.UseFilters({
+        catch: (_e: unknown, host: any) =>
+          host.switchToHttp().getResponse().status(422).json({filtered: true}),
+      })
+      findOne(
+        @Param('id', {
+          transform: () => {
+            throw new BadRequestException('no');
+          },
+        })
+        id: string,
+      ) {
+        ran = true;
+        return id;
+      }
+    }
+    const {base} = await start([CatsController]);
+    const reply = await call(base, 'GET', '/cats/1');
+    expect([reply.status, reply.json(), ran]).toEqual([422, {filtered: true}, false]);
+  },
+);
 
 void Injectable;
 void APP_PIPE;
 
-claim(`${page}#global-scoped-pipes`, `global pipes (useGlobalPipes() or APP_PIPE) never reach a WebSocket gateway; a connected microservice gets them only with inheritAppConfig: true`, async () => {
-  await expectGlobalOnlyOverHttp('pipe', expect);
-}, 30000);
+claim(
+  `${page}#global-scoped-pipes`,
+  `global pipes (useGlobalPipes() or APP_PIPE) never reach a WebSocket gateway; a connected microservice gets them only with inheritAppConfig: true`,
+  async () => {
+    await expectGlobalOnlyOverHttp('pipe', expect);
+  },
+  30000,
+);
 
-claim(`${page}#global-scoped-pipes`, `in an application made with NestFactory.createMicroservice(), useGlobalPipes() runs the pipe for each message`, async () => {
-  const {answer, ran} = await microserviceGlobalProbe('pipe');
-  expect([answer, ran]).toEqual([{value: 'hello'}, ['pipe', 'handler']]);
-});
+claim(
+  `${page}#global-scoped-pipes`,
+  `in an application made with NestFactory.createMicroservice(), useGlobalPipes() runs the pipe for each message`,
+  async () => {
+    const {answer, ran} = await microserviceGlobalProbe('pipe');
+    expect([answer, ran]).toEqual([{value: 'hello'}, ['pipe', 'handler']]);
+  },
+);

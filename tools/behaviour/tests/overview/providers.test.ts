@@ -12,120 +12,170 @@ async function context(root: unknown) {
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#provider-registration`, `with CatsService registered in AppModule, POST /cats stores a cat and GET /cats returns it (${lang})`, async () => {
-    const set = pageSamples(page, {lang, files: lang === 'ts' ? {'create-cat.dto': 'export class CreateCatDto {}'} : {}});
-    const {AppModule} = set.require('app.module');
-    const {base} = await start(AppModule);
-    const created = await call(base, 'POST', '/cats', {body: {name: 'Tom', age: 3, breed: 'Persian'}});
-    expect([created.status, created.text]).toEqual([201, '']);
-    expect((await call(base, 'GET', '/cats')).json()).toEqual([{name: 'Tom', age: 3, breed: 'Persian'}]);
-  });
+  claim(
+    `${page}#provider-registration`,
+    `with CatsService registered in AppModule, POST /cats stores a cat and GET /cats returns it (${lang})`,
+    async () => {
+      const set = pageSamples(page, {
+        lang,
+        files: lang === 'ts' ? {'create-cat.dto': 'export class CreateCatDto {}'} : {},
+      });
+      const {AppModule} = set.require('app.module');
+      const {base} = await start(AppModule);
+      const created = await call(base, 'POST', '/cats', {
+        body: {name: 'Tom', age: 3, breed: 'Persian'},
+      });
+      expect([created.status, created.text]).toEqual([201, '']);
+      expect((await call(base, 'GET', '/cats')).json()).toEqual([
+        {name: 'Tom', age: 3, breed: 'Persian'},
+      ]);
+    },
+  );
 
-  claim(`${page}#provider-registration`, `without the providers entry, startup fails naming the class whose dependency is missing and the module (${lang})`, async () => {
-    const set = pageSamples(page, {lang, files: lang === 'ts' ? {'create-cat.dto': 'export class CreateCatDto {}'} : {}});
+  claim(
+    `${page}#provider-registration`,
+    `without the providers entry, startup fails naming the class whose dependency is missing and the module (${lang})`,
+    async () => {
+      const set = pageSamples(page, {
+        lang,
+        files: lang === 'ts' ? {'create-cat.dto': 'export class CreateCatDto {}'} : {},
+      });
+      const {CatsController} = set.require('cats.controller');
+      @Module({controllers: [CatsController]})
+      class AppModule {}
+      const error = await context(AppModule).then(
+        () => 'started',
+        (e: Error) => e.message,
+      );
+      expect(error).toMatch(
+        /^Nest can't resolve dependencies of the CatsController \(\?\)\. Please make sure that the argument CatsService at index \[0\] is available in the AppModule context\./,
+      );
+    },
+  );
+}
+
+claim(
+  `${page}#dependency-injection`,
+  `Nest creates the service once and hands the same instance to every class that asks for it`,
+  async () => {
+    const set = samples(page, {files: {'create-cat.dto': 'export class CreateCatDto {}'}});
     const {CatsController} = set.require('cats.controller');
-    @Module({controllers: [CatsController]})
+    const {CatsService} = set.require('cats.service');
+    @Injectable()
+    class Other {
+      constructor(@Inject(CatsService) readonly cats: unknown) {}
+    }
+    @Module({controllers: [CatsController], providers: [CatsService, Other]})
+    class AppModule {}
+    const app = await context(AppModule);
+    expect(app.get(CatsController).catsService).toBe(app.get(CatsService));
+    expect(app.get(Other).cats).toBe(app.get(CatsService));
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#optional-providers`,
+  `without an 'HTTP_OPTIONS' provider the @Optional() parameter is undefined and getTimeout() returns 5000; with one, its timeout`,
+  async () => {
+    const {HttpService} = samples(page, {pick: {'http.service': 1}}).require('http.service');
+    @Module({providers: [HttpService]})
+    class Bare {}
+    const bare = await context(Bare);
+    expect(bare.get(HttpService).options).toBeUndefined();
+    expect(bare.get(HttpService).getTimeout()).toBe(5000);
+    await bare.close();
+    @Module({
+      providers: [
+        HttpService,
+        {provide: 'HTTP_OPTIONS', useValue: {baseUrl: 'http://cats', timeout: 250}},
+      ],
+    })
+    class Configured {}
+    const configured = await context(Configured);
+    expect(configured.get(HttpService).getTimeout()).toBe(250);
+    await configured.close();
+  },
+);
+
+claim(
+  `${page}#optional-providers`,
+  `without @Optional(), a missing provider stops the application at startup`,
+  async () => {
+    @Injectable()
+    class Strict {
+      constructor(@Inject('HTTP_OPTIONS') readonly options: unknown) {}
+    }
+    @Module({providers: [Strict]})
     class AppModule {}
     const error = await context(AppModule).then(
       () => 'started',
       (e: Error) => e.message,
     );
-    expect(error).toMatch(/^Nest can't resolve dependencies of the CatsController \(\?\)\. Please make sure that the argument CatsService at index \[0\] is available in the AppModule context\./);
-  });
-}
+    expect(error).toMatch(/^Nest can't resolve dependencies of the Strict \(\?\)/);
+  },
+);
 
-claim(`${page}#dependency-injection`, `Nest creates the service once and hands the same instance to every class that asks for it`, async () => {
-  const set = samples(page, {files: {'create-cat.dto': 'export class CreateCatDto {}'}});
-  const {CatsController} = set.require('cats.controller');
-  const {CatsService} = set.require('cats.service');
-  @Injectable()
-  class Other {
-    constructor(@Inject(CatsService) readonly cats: unknown) {}
-  }
-  @Module({controllers: [CatsController], providers: [CatsService, Other]})
-  class AppModule {}
-  const app = await context(AppModule);
-  expect(app.get(CatsController).catsService).toBe(app.get(CatsService));
-  expect(app.get(Other).cats).toBe(app.get(CatsService));
-  await app.close();
-});
+claim(
+  `${page}#property-based-injection`,
+  `@Inject('HTTP_OPTIONS') on a property fills it, also in a subclass that declares no constructor`,
+  async () => {
+    const {HttpService} = samples(page, {pick: {'http.service': 2}}).require('http.service');
+    @Injectable()
+    class CatsHttpService extends HttpService {}
+    const options = {baseUrl: 'http://cats.example.com', timeout: 1000};
+    @Module({
+      providers: [HttpService, CatsHttpService, {provide: 'HTTP_OPTIONS', useValue: options}],
+    })
+    class AppModule {}
+    const app = await context(AppModule);
+    expect(app.get(HttpService).getBaseUrl()).toBe('http://cats.example.com');
+    expect(app.get(CatsHttpService).getBaseUrl()).toBe('http://cats.example.com');
+    await app.close();
+  },
+);
 
-claim(`${page}#optional-providers`, `without an 'HTTP_OPTIONS' provider the @Optional() parameter is undefined and getTimeout() returns 5000; with one, its timeout`, async () => {
-  const {HttpService} = samples(page, {pick: {'http.service': 1}}).require('http.service');
-  @Module({providers: [HttpService]})
-  class Bare {}
-  const bare = await context(Bare);
-  expect(bare.get(HttpService).options).toBeUndefined();
-  expect(bare.get(HttpService).getTimeout()).toBe(5000);
-  await bare.close();
-  @Module({providers: [HttpService, {provide: 'HTTP_OPTIONS', useValue: {baseUrl: 'http://cats', timeout: 250}}]})
-  class Configured {}
-  const configured = await context(Configured);
-  expect(configured.get(HttpService).getTimeout()).toBe(250);
-  await configured.close();
-});
-
-claim(`${page}#optional-providers`, `without @Optional(), a missing provider stops the application at startup`, async () => {
-  @Injectable()
-  class Strict {
-    constructor(@Inject('HTTP_OPTIONS') readonly options: unknown) {}
-  }
-  @Module({providers: [Strict]})
-  class AppModule {}
-  const error = await context(AppModule).then(() => 'started', (e: Error) => e.message);
-  expect(error).toMatch(/^Nest can't resolve dependencies of the Strict \(\?\)/);
-});
-
-claim(`${page}#property-based-injection`, `@Inject('HTTP_OPTIONS') on a property fills it, also in a subclass that declares no constructor`, async () => {
-  const {HttpService} = samples(page, {pick: {'http.service': 2}}).require('http.service');
-  @Injectable()
-  class CatsHttpService extends HttpService {}
-  const options = {baseUrl: 'http://cats.example.com', timeout: 1000};
-  @Module({providers: [HttpService, CatsHttpService, {provide: 'HTTP_OPTIONS', useValue: options}]})
-  class AppModule {}
-  const app = await context(AppModule);
-  expect(app.get(HttpService).getBaseUrl()).toBe('http://cats.example.com');
-  expect(app.get(CatsHttpService).getBaseUrl()).toBe('http://cats.example.com');
-  await app.close();
-});
-
-claim(`${page}#scopes`, `a request-scoped provider is created for each request; a transient one for each consumer`, async () => {
-  let requestScoped = 0;
-  let transient = 0;
-  @Injectable({scope: Scope.REQUEST})
-  class PerRequest {
-    constructor() {
-      requestScoped += 1;
+claim(
+  `${page}#scopes`,
+  `a request-scoped provider is created for each request; a transient one for each consumer`,
+  async () => {
+    let requestScoped = 0;
+    let transient = 0;
+    @Injectable({scope: Scope.REQUEST})
+    class PerRequest {
+      constructor() {
+        requestScoped += 1;
+      }
     }
-  }
-  @Injectable({scope: Scope.TRANSIENT})
-  class PerConsumer {
-    constructor() {
-      transient += 1;
+    @Injectable({scope: Scope.TRANSIENT})
+    class PerConsumer {
+      constructor() {
+        transient += 1;
+      }
     }
-  }
-  @Injectable()
-  class A {
-    constructor(readonly t: PerConsumer) {}
-  }
-  @Injectable()
-  class B {
-    constructor(readonly t: PerConsumer) {}
-  }
-  @Controller('scopes')
-  class ScopesController {
-    constructor(readonly perRequest: PerRequest) {}
-    @Get()
-    get() {
-      return 'ok';
+    @Injectable()
+    class A {
+      constructor(readonly t: PerConsumer) {}
     }
-  }
-  @Module({controllers: [ScopesController], providers: [PerRequest, PerConsumer, A, B]})
-  class AppModule {}
-  const {app, base} = await start(AppModule);
-  await call(base, 'GET', '/scopes');
-  await call(base, 'GET', '/scopes');
-  expect(requestScoped).toBe(2);
-  expect(transient).toBe(2);
-  expect(app.get(A).t).not.toBe(app.get(B).t);
-});
+    @Injectable()
+    class B {
+      constructor(readonly t: PerConsumer) {}
+    }
+    @Controller('scopes')
+    class ScopesController {
+      constructor(readonly perRequest: PerRequest) {}
+      @Get()
+      get() {
+        return 'ok';
+      }
+    }
+    @Module({controllers: [ScopesController], providers: [PerRequest, PerConsumer, A, B]})
+    class AppModule {}
+    const {app, base} = await start(AppModule);
+    await call(base, 'GET', '/scopes');
+    await call(base, 'GET', '/scopes');
+    expect(requestScoped).toBe(2);
+    expect(transient).toBe(2);
+    expect(app.get(A).t).not.toBe(app.get(B).t);
+  },
+);

@@ -14,36 +14,49 @@ async function context(root: unknown, options: Record<string, unknown> = {logger
   return NestFactory.createApplicationContext(root, options);
 }
 
-claim(`${page}#getting-started`, `createApplicationContext() creates the providers and calls onModuleInit() and onApplicationBootstrap(); close() calls onModuleDestroy(), beforeApplicationShutdown() and onApplicationShutdown()`, async () => {
-  const calls: string[] = [];
-  @Injectable()
-  class TasksService {
-    onModuleInit() {
-      calls.push('onModuleInit');
+claim(
+  `${page}#getting-started`,
+  `createApplicationContext() creates the providers and calls onModuleInit() and onApplicationBootstrap(); close() calls onModuleDestroy(), beforeApplicationShutdown() and onApplicationShutdown()`,
+  async () => {
+    const calls: string[] = [];
+    @Injectable()
+    class TasksService {
+      onModuleInit() {
+        calls.push('onModuleInit');
+      }
+      onApplicationBootstrap() {
+        calls.push('onApplicationBootstrap');
+      }
+      onModuleDestroy() {
+        calls.push('onModuleDestroy');
+      }
+      beforeApplicationShutdown() {
+        calls.push('beforeApplicationShutdown');
+      }
+      onApplicationShutdown() {
+        calls.push('onApplicationShutdown');
+      }
     }
-    onApplicationBootstrap() {
-      calls.push('onApplicationBootstrap');
-    }
-    onModuleDestroy() {
-      calls.push('onModuleDestroy');
-    }
-    beforeApplicationShutdown() {
-      calls.push('beforeApplicationShutdown');
-    }
-    onApplicationShutdown() {
-      calls.push('onApplicationShutdown');
-    }
-  }
-  @Module({providers: [TasksService]})
-  class AppModule {}
-  const app = await context(AppModule);
-  expect(calls).toEqual(['onModuleInit', 'onApplicationBootstrap']);
-  await app.close();
-  expect(calls).toEqual(['onModuleInit', 'onApplicationBootstrap', 'onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown']);
-});
+    @Module({providers: [TasksService]})
+    class AppModule {}
+    const app = await context(AppModule);
+    expect(calls).toEqual(['onModuleInit', 'onApplicationBootstrap']);
+    await app.close();
+    expect(calls).toEqual([
+      'onModuleInit',
+      'onApplicationBootstrap',
+      'onModuleDestroy',
+      'beforeApplicationShutdown',
+      'onApplicationShutdown',
+    ]);
+  },
+);
 
-claim(`${page}#getting-started`, `the logger option ['error', 'warn'] silences the framework's start-up log lines (a fresh process each way)`, async () => {
-  const script = (options: string) => `
+claim(
+  `${page}#getting-started`,
+  `the logger option ['error', 'warn'] silences the framework's start-up log lines (a fresh process each way)`,
+  async () => {
+    const script = (options: string) => `
     require('reflect-metadata');
     const { Module } = require('@nestjs/common');
     const { NestFactory } = require('@nestjs/core');
@@ -51,85 +64,109 @@ claim(`${page}#getting-started`, `the logger option ['error', 'warn'] silences t
     Module({})(AppModule);
     NestFactory.createApplicationContext(AppModule, ${options}).then((app) => app.close());
   `;
-  const run = (options: string) => spawnSync(process.execPath, ['-e', script(options)], {cwd: behaviourDir, encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}});
-  const quiet = run(`{ logger: ['error', 'warn'] }`);
-  expect([quiet.status, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
-  const loud = run('{}');
-  expect(loud.status).toBe(0);
-  expect(loud.stdout).toContain('Starting Nest application...');
-});
+    const run = (options: string) =>
+      spawnSync(process.execPath, ['-e', script(options)], {
+        cwd: behaviourDir,
+        encoding: 'utf8',
+        env: {...process.env, NO_COLOR: '1'},
+      });
+    const quiet = run(`{ logger: ['error', 'warn'] }`);
+    expect([quiet.status, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+    const loud = run('{}');
+    expect(loud.status).toBe(0);
+    expect(loud.stdout).toContain('Starting Nest application...');
+  },
+);
 
 @Injectable()
 class TasksService {}
 
-claim(`${page}#getting-providers`, `get() finds a provider in any module; select(Module).get(Token, { strict: true }) finds only what that module declares itself`, async () => {
-  @Module({providers: [TasksService], exports: [TasksService]})
-  class TasksModule {}
-  @Module({imports: [TasksModule]})
-  class ReportsModule {}
-  @Module({imports: [ReportsModule]})
-  class AppModule {}
-  const app = await context(AppModule);
-  expect(app.get(TasksService)).toBeInstanceOf(TasksService);
-  expect(app.select(TasksModule).get(TasksService, {strict: true})).toBe(app.get(TasksService));
-  expect(() => app.select(ReportsModule).get(TasksService, {strict: true})).toThrow();
-  // select() reaches modules that the current one does not import, and the selected context can select again.
-  expect(app.select(ReportsModule).select(TasksModule).get(TasksService, {strict: true})).toBe(app.get(TasksService));
-  await app.close();
-});
+claim(
+  `${page}#getting-providers`,
+  `get() finds a provider in any module; select(Module).get(Token, { strict: true }) finds only what that module declares itself`,
+  async () => {
+    @Module({providers: [TasksService], exports: [TasksService]})
+    class TasksModule {}
+    @Module({imports: [TasksModule]})
+    class ReportsModule {}
+    @Module({imports: [ReportsModule]})
+    class AppModule {}
+    const app = await context(AppModule);
+    expect(app.get(TasksService)).toBeInstanceOf(TasksService);
+    expect(app.select(TasksModule).get(TasksService, {strict: true})).toBe(app.get(TasksService));
+    expect(() => app.select(ReportsModule).get(TasksService, {strict: true})).toThrow();
+    // select() reaches modules that the current one does not import, and the selected context can select again.
+    expect(app.select(ReportsModule).select(TasksModule).get(TasksService, {strict: true})).toBe(
+      app.get(TasksService),
+    );
+    await app.close();
+  },
+);
 
-claim(`${page}#getting-providers`, `with two providers under one token, strict mode picks each module's own; a module outside the graph makes select() throw; an unknown token makes get() throw in both modes`, async () => {
-  @Module({providers: [{provide: 'STORE', useValue: 'cats store'}]})
-  class CatsModule {}
-  @Module({providers: [{provide: 'STORE', useValue: 'dogs store'}]})
-  class DogsModule {}
-  @Module({imports: [CatsModule, DogsModule]})
-  class AppModule {}
-  @Module({})
-  class Elsewhere {}
-  const app = await context(AppModule);
-  expect(app.select(CatsModule).get('STORE', {strict: true})).toBe('cats store');
-  expect(app.select(DogsModule).get('STORE', {strict: true})).toBe('dogs store');
-  expect(['cats store', 'dogs store']).toContain(app.get('STORE'));
-  expect(() => app.select(Elsewhere)).toThrow();
-  expect(() => app.get('NOBODY')).toThrow();
-  expect(() => app.select(CatsModule).get('NOBODY', {strict: true})).toThrow();
-  await app.close();
-});
+claim(
+  `${page}#getting-providers`,
+  `with two providers under one token, strict mode picks each module's own; a module outside the graph makes select() throw; an unknown token makes get() throw in both modes`,
+  async () => {
+    @Module({providers: [{provide: 'STORE', useValue: 'cats store'}]})
+    class CatsModule {}
+    @Module({providers: [{provide: 'STORE', useValue: 'dogs store'}]})
+    class DogsModule {}
+    @Module({imports: [CatsModule, DogsModule]})
+    class AppModule {}
+    @Module({})
+    class Elsewhere {}
+    const app = await context(AppModule);
+    expect(app.select(CatsModule).get('STORE', {strict: true})).toBe('cats store');
+    expect(app.select(DogsModule).get('STORE', {strict: true})).toBe('dogs store');
+    expect(['cats store', 'dogs store']).toContain(app.get('STORE'));
+    expect(() => app.select(Elsewhere)).toThrow();
+    expect(() => app.get('NOBODY')).toThrow();
+    expect(() => app.select(CatsModule).get('NOBODY', {strict: true})).toThrow();
+    await app.close();
+  },
+);
 
-claim(`${page}#getting-providers`, `get() throws for request-scoped and transient providers; resolve() creates them`, async () => {
-  @Injectable({scope: Scope.REQUEST})
-  class PerRequest {}
-  @Injectable({scope: Scope.TRANSIENT})
-  class PerConsumer {}
-  @Module({providers: [PerRequest, PerConsumer]})
-  class AppModule {}
-  const app = await context(AppModule);
-  expect(() => app.get(PerRequest)).toThrow();
-  expect(() => app.get(PerConsumer)).toThrow();
-  expect(await app.resolve(PerRequest)).toBeInstanceOf(PerRequest);
-  expect(await app.resolve(PerConsumer)).toBeInstanceOf(PerConsumer);
-  await app.close();
-});
+claim(
+  `${page}#getting-providers`,
+  `get() throws for request-scoped and transient providers; resolve() creates them`,
+  async () => {
+    @Injectable({scope: Scope.REQUEST})
+    class PerRequest {}
+    @Injectable({scope: Scope.TRANSIENT})
+    class PerConsumer {}
+    @Module({providers: [PerRequest, PerConsumer]})
+    class AppModule {}
+    const app = await context(AppModule);
+    expect(() => app.get(PerRequest)).toThrow();
+    expect(() => app.get(PerConsumer)).toThrow();
+    expect(await app.resolve(PerRequest)).toBeInstanceOf(PerRequest);
+    expect(await app.resolve(PerConsumer)).toBeInstanceOf(PerConsumer);
+    await app.close();
+  },
+);
 
-claim(`${page}#getting-providers`, `a service method called on the context runs without guards or other enhancers`, async () => {
-  let guarded = 0;
-  @Injectable()
-  @UseGuards({canActivate: () => (guarded += 1, false)})
-  class ReportService {
-    run() {
-      return 'ran';
+claim(
+  `${page}#getting-providers`,
+  `a service method called on the context runs without guards or other enhancers`,
+  async () => {
+    let guarded = 0;
+    @Injectable()
+    @UseGuards({canActivate: () => ((guarded += 1), false)})
+    class ReportService {
+      run() {
+        return 'ran';
+      }
     }
-  }
-  @Controller()
-  class Unused {}
-  @Module({providers: [ReportService], controllers: [Unused]})
-  class AppModule {}
-  const app = await context(AppModule);
-  expect(app.get(ReportService).run()).toBe('ran');
-  expect(guarded).toBe(0);
-  await app.close();
-});
+    @Controller()
+    class Unused {}
+    @Module({providers: [ReportService], controllers: [Unused]})
+    class AppModule {}
+    const app = await context(AppModule);
+    expect(app.get(ReportService).run()).toBe('ran');
+    expect(guarded).toBe(0);
+    await app.close();
+  },
+);
 
 function reportScript(findAll: string) {
   return samples(page, {
@@ -142,21 +179,29 @@ function reportScript(findAll: string) {
   });
 }
 
-claim(`${page}#example`, `the report script prints "The database holds 2 cats", and on a failure logs the error and sets process.exitCode to 1`, async () => {
-  const lines: string[] = [];
-  const errors: unknown[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void errors.push(args[0]));
-  const before = process.exitCode;
-  try {
-    reportScript(`return ['Tom', 'Felix'];`).require('cats-report');
-    await vi.waitFor(() => expect(lines).toContain('The database holds 2 cats'), {timeout: 3000});
-    reportScript(`throw new Error('database unreachable');`).require('cats-report');
-    await vi.waitFor(() => expect(process.exitCode).toBe(1), {timeout: 3000});
-    expect(String(errors.find((e) => e instanceof Error))).toBe('Error: database unreachable');
-  } finally {
-    process.exitCode = before;
-    log.mockRestore();
-    error.mockRestore();
-  }
-});
+claim(
+  `${page}#example`,
+  `the report script prints "The database holds 2 cats", and on a failure logs the error and sets process.exitCode to 1`,
+  async () => {
+    const lines: string[] = [];
+    const errors: unknown[] = [];
+    const log = vi
+      .spyOn(console, 'log')
+      .mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+    const error = vi
+      .spyOn(console, 'error')
+      .mockImplementation((...args: unknown[]) => void errors.push(args[0]));
+    const before = process.exitCode;
+    try {
+      reportScript(`return ['Tom', 'Felix'];`).require('cats-report');
+      await vi.waitFor(() => expect(lines).toContain('The database holds 2 cats'), {timeout: 3000});
+      reportScript(`throw new Error('database unreachable');`).require('cats-report');
+      await vi.waitFor(() => expect(process.exitCode).toBe(1), {timeout: 3000});
+      expect(String(errors.find((e) => e instanceof Error))).toBe('Error: database unreachable');
+    } finally {
+      process.exitCode = before;
+      log.mockRestore();
+      error.mockRestore();
+    }
+  },
+);

@@ -16,7 +16,11 @@ async function until(check: () => boolean | Promise<boolean>, ms = 3000): Promis
 }
 
 const post = (base: string, path: string, body: unknown) =>
-  fetch(`${base}${path}`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(body)});
+  fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json'},
+    body: JSON.stringify(body),
+  });
 
 /**
  * The page's files, flattened into one folder by the harness: the three barrels (commands/handlers/index,
@@ -63,65 +67,100 @@ for (const lang of ['ts', 'js'] as const) {
       await app?.close();
     });
 
-    claim(`${page}#module-setup`, `POST /heroes/hero-1/kill runs the command, the event handler logs, the saga drops the item, GET shows both (${lang})`, async () => {
-      const response = await post(base, '/heroes/hero-1/kill', {dragonId: 'dragon-7'});
-      expect(response.status).toBe(201);
-      await until(async () => (await (await fetch(`${base}/heroes/hero-1`)).json()).items.length === 1);
-      const view = await (await fetch(`${base}/heroes/hero-1`)).json();
-      expectOutput(page, 'hero-view', view);
-    });
+    claim(
+      `${page}#module-setup`,
+      `POST /heroes/hero-1/kill runs the command, the event handler logs, the saga drops the item, GET shows both (${lang})`,
+      async () => {
+        const response = await post(base, '/heroes/hero-1/kill', {dragonId: 'dragon-7'});
+        expect(response.status).toBe(201);
+        await until(
+          async () => (await (await fetch(`${base}/heroes/hero-1`)).json()).items.length === 1,
+        );
+        const view = await (await fetch(`${base}/heroes/hero-1`)).json();
+        expectOutput(page, 'hero-view', view);
+      },
+    );
 
-    claim(`${page}#handling-events`, `the event handler logs through the application logger with its class name as context (${lang})`, async () => {
-      await until(() => log.lines.some((line) => line.context === 'HeroKilledDragonHandler'));
-      const line = log.lines.find((l) => l.context === 'HeroKilledDragonHandler')!;
-      expect(line).toEqual({level: 'log', context: 'HeroKilledDragonHandler', message: 'Aria killed dragon-7 (1 so far)'});
-    });
+    claim(
+      `${page}#handling-events`,
+      `the event handler logs through the application logger with its class name as context (${lang})`,
+      async () => {
+        await until(() => log.lines.some((line) => line.context === 'HeroKilledDragonHandler'));
+        const line = log.lines.find((l) => l.context === 'HeroKilledDragonHandler')!;
+        expect(line).toEqual({
+          level: 'log',
+          context: 'HeroKilledDragonHandler',
+          message: 'Aria killed dragon-7 (1 so far)',
+        });
+      },
+    );
 
-    claim(`${page}#dispatching-a-command`, `a handler's rejection reaches the controller: an unknown hero gives 404 with the NotFoundException message (${lang})`, async () => {
-      const response = await post(base, '/heroes/nobody/kill', {dragonId: 'dragon-1'});
-      expect(response.status).toBe(404);
-      expect(await response.json()).toEqual({statusCode: 404, message: 'Hero "nobody" does not exist', error: 'Not Found'});
-    });
+    claim(
+      `${page}#dispatching-a-command`,
+      `a handler's rejection reaches the controller: an unknown hero gives 404 with the NotFoundException message (${lang})`,
+      async () => {
+        const response = await post(base, '/heroes/nobody/kill', {dragonId: 'dragon-1'});
+        expect(response.status).toBe(404);
+        expect(await response.json()).toEqual({
+          statusCode: 404,
+          message: 'Hero "nobody" does not exist',
+          error: 'Not Found',
+        });
+      },
+    );
   });
 }
 
-claim(`${page}#handling-a-command`, 'CommandBus.execute() throws CommandHandlerNotFoundException synchronously; QueryBus.execute() rejects with QueryHandlerNotFoundException', async () => {
-  @Module({imports: [cqrs.CqrsModule]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
-  await app.init();
-  try {
-    class Unknown {}
-    expect(() => app.get(cqrs.CommandBus).execute(new Unknown())).toThrow(cqrs.CommandHandlerNotFoundException);
-    const result = app.get(cqrs.QueryBus).execute(new Unknown());
-    expect(result).toBeInstanceOf(Promise);
-    await expect(result).rejects.toBeInstanceOf(cqrs.QueryHandlerNotFoundException);
-  } finally {
-    await app.close();
-  }
-});
+claim(
+  `${page}#handling-a-command`,
+  'CommandBus.execute() throws CommandHandlerNotFoundException synchronously; QueryBus.execute() rejects with QueryHandlerNotFoundException',
+  async () => {
+    @Module({imports: [cqrs.CqrsModule]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false});
+    await app.init();
+    try {
+      class Unknown {}
+      expect(() => app.get(cqrs.CommandBus).execute(new Unknown())).toThrow(
+        cqrs.CommandHandlerNotFoundException,
+      );
+      const result = app.get(cqrs.QueryBus).execute(new Unknown());
+      expect(result).toBeInstanceOf(Promise);
+      await expect(result).rejects.toBeInstanceOf(cqrs.QueryHandlerNotFoundException);
+    } finally {
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#handling-a-command`, "a handler is found even when its own module doesn't import CqrsModule (the scan covers every module)", async () => {
-  const {PingHandler, PingCommand} = compileModule(`
+claim(
+  `${page}#handling-a-command`,
+  "a handler is found even when its own module doesn't import CqrsModule (the scan covers every module)",
+  async () => {
+    const {PingHandler, PingCommand} = compileModule(`
     import { CommandHandler } from '@nestjs/cqrs';
     export class PingCommand {}
     @CommandHandler(PingCommand)
     export class PingHandler { async execute() { return 'pong'; } }`);
-  @Module({providers: [PingHandler]})
-  class PingModule {}
-  @Module({imports: [cqrs.CqrsModule, PingModule]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
-  await app.init();
-  try {
-    expect(await app.get(cqrs.CommandBus).execute(new PingCommand())).toBe('pong');
-  } finally {
-    await app.close();
-  }
-});
+    @Module({providers: [PingHandler]})
+    class PingModule {}
+    @Module({imports: [cqrs.CqrsModule, PingModule]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false});
+    await app.init();
+    try {
+      expect(await app.get(cqrs.CommandBus).execute(new PingCommand())).toBe('pong');
+    } finally {
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#handling-a-command`, 'before onApplicationBootstrap no handler is registered: a command sent from onModuleInit finds none', async () => {
-  const {PingHandler, PingCommand, Early, seen} = compileModule(`
+claim(
+  `${page}#handling-a-command`,
+  'before onApplicationBootstrap no handler is registered: a command sent from onModuleInit finds none',
+  async () => {
+    const {PingHandler, PingCommand, Early, seen} = compileModule(`
     import { Injectable } from '@nestjs/common';
     import { CommandBus, CommandHandler } from '@nestjs/cqrs';
     export class PingCommand {}
@@ -135,20 +174,24 @@ claim(`${page}#handling-a-command`, 'before onApplicationBootstrap no handler is
         try { this.bus.execute(new PingCommand()); } catch (error) { seen.error = error; }
       }
     }`);
-  @Module({imports: [cqrs.CqrsModule], providers: [PingHandler, Early]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
-  await app.init();
-  try {
-    expect(seen.error).toBeInstanceOf(cqrs.CommandHandlerNotFoundException);
-    expect(await app.get(cqrs.CommandBus).execute(new PingCommand())).toBe('pong');
-  } finally {
-    await app.close();
-  }
-});
+    @Module({imports: [cqrs.CqrsModule], providers: [PingHandler, Early]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false});
+    await app.init();
+    try {
+      expect(seen.error).toBeInstanceOf(cqrs.CommandHandlerNotFoundException);
+      expect(await app.get(cqrs.CommandBus).execute(new PingCommand())).toBe('pong');
+    } finally {
+      await app.close();
+    }
+  },
+);
 
-claim(`${page}#handling-a-command`, 'a handler marked request-scoped stops the bootstrap with InvalidClassScopeException', async () => {
-  const {providers} = compileModule(`
+claim(
+  `${page}#handling-a-command`,
+  'a handler marked request-scoped stops the bootstrap with InvalidClassScopeException',
+  async () => {
+    const {providers} = compileModule(`
     import { Injectable, Scope } from '@nestjs/common';
     import { CommandHandler } from '@nestjs/cqrs';
     export class PingCommand {}
@@ -156,17 +199,21 @@ claim(`${page}#handling-a-command`, 'a handler marked request-scoped stops the b
     @Injectable({ scope: Scope.REQUEST })
     export class PingHandler { async execute() { return 'pong'; } }
     export const providers = [PingHandler];`);
-  @Module({imports: [cqrs.CqrsModule], providers})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
-  await expect(app.init()).rejects.toThrow(
-    'PingHandler is marked as a scoped provider. Request and transient-scoped providers can\'t be used in combination with "get()" method.',
-  );
-  await app.close().catch(() => undefined);
-});
+    @Module({imports: [cqrs.CqrsModule], providers})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false});
+    await expect(app.init()).rejects.toThrow(
+      'PingHandler is marked as a scoped provider. Request and transient-scoped providers can\'t be used in combination with "get()" method.',
+    );
+    await app.close().catch(() => undefined);
+  },
+);
 
-claim(`${page}#handling-a-command`, 'a handler that injects a request-scoped provider boots, but its constructor never ran: the dependency is undefined when it executes', async () => {
-  const {providers, PingCommand} = compileModule(`
+claim(
+  `${page}#handling-a-command`,
+  'a handler that injects a request-scoped provider boots, but its constructor never ran: the dependency is undefined when it executes',
+  async () => {
+    const {providers, PingCommand} = compileModule(`
     import { Injectable, Scope } from '@nestjs/common';
     import { CommandHandler } from '@nestjs/cqrs';
     @Injectable({ scope: Scope.REQUEST })
@@ -178,78 +225,109 @@ claim(`${page}#handling-a-command`, 'a handler that injects a request-scoped pro
       async execute() { return this.user.name; }
     }
     export const providers = [CurrentUser, PingHandler];`);
-  @Module({imports: [cqrs.CqrsModule], providers})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
-  await app.init();
-  try {
-    await expect(app.get(cqrs.CommandBus).execute(new PingCommand())).rejects.toThrow(/Cannot read properties of undefined \(reading 'name'\)/);
-  } finally {
-    await app.close();
-  }
-});
-
-claim(`${page}#publishing-events-directly`, 'EventBus.publish() skips the aggregate: the event reaches its handler, the hero is unchanged', async () => {
-  const set = samples(page);
-  const {HeroesAdminService} = set.require('heroes-admin.service');
-  const {HeroFoundItemEvent} = set.require('events/impl/hero-found-item.event');
-  const {HeroRepository} = set.require('repository/hero.repository');
-  const received: unknown[] = [];
-  @cqrs.EventsHandler(HeroFoundItemEvent)
-  class Collector {
-    handle(event: unknown) {
-      received.push(event);
-    }
-  }
-  @Module({imports: [cqrs.CqrsModule], providers: [HeroesAdminService, HeroRepository, Collector]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
-  await app.init();
-  try {
-    app.get(HeroesAdminService).grantDailyReward('hero-2');
-    await until(() => received.length === 1);
-    expect(received[0]).toEqual(new HeroFoundItemEvent('hero-2', 'daily-chest'));
-    expect((await app.get(HeroRepository).findOneById('hero-2')).items).toEqual([]);
-  } finally {
-    await app.close();
-  }
-});
-
-claim(`${page}#aggregates`, 'apply() queues the event and runs the on<EventName> method (the testing sample)', async () => {
-  const set = samples(page);
-  const {Hero} = set.require('models/hero.model');
-  const {HeroKilledDragonEvent} = set.require('events/impl/hero-killed-dragon.event');
-  const hero = new Hero('hero-1', 'Aria');
-  hero.killEnemy('dragon-7');
-  expect(hero.getUncommittedEvents()).toEqual([new HeroKilledDragonEvent('hero-1', 'dragon-7')]);
-  expect(hero.dragonsKilled).toBe(1);
-});
-
-claim(`${page}#testing`, 'the saga maps a HeroKilledDragonEvent to DropAncientItemCommand(heroId, ancient-sword)', async () => {
-  const {lastValueFrom, of} = nest('rxjs');
-  const {toArray} = nest('rxjs/operators');
-  const set = samples(page);
-  const {HeroesGameSagas} = set.require('sagas/heroes.sagas');
-  const {HeroKilledDragonEvent} = set.require('events/impl/hero-killed-dragon.event');
-  const {DropAncientItemCommand} = set.require('commands/impl/drop-ancient-item.command');
-  const commands = await lastValueFrom(new HeroesGameSagas().dragonKilled(of(new HeroKilledDragonEvent('hero-1', 'dragon-7'))).pipe(toArray()));
-  expect(commands).toEqual([new DropAncientItemCommand('hero-1', 'ancient-sword')]);
-});
-
-claim(`${page}#handling-events`, "with Nest's ConsoleLogger, killing a dragon prints the line shown", async () => {
-  const console = capturedConsole();
-  try {
-    const {AppModule} = heroesSet('ts').require('app.module');
-    const app = await NestFactory.create(AppModule, {logger: console.logger});
+    @Module({imports: [cqrs.CqrsModule], providers})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false});
+    await app.init();
     try {
-      const base = await listen(app);
-      await post(base, '/heroes/hero-1/kill', {dragonId: 'dragon-7'});
-      await until(() => console.lines.some((line) => line.includes('[HeroKilledDragonHandler]')));
-      expectOutput(page, 'dragon-killed-log', console.lines.find((line) => line.includes('[HeroKilledDragonHandler]'))!, consoleMask);
+      await expect(app.get(cqrs.CommandBus).execute(new PingCommand())).rejects.toThrow(
+        /Cannot read properties of undefined \(reading 'name'\)/,
+      );
     } finally {
       await app.close();
     }
-  } finally {
-    console.restore();
-  }
-});
+  },
+);
+
+claim(
+  `${page}#publishing-events-directly`,
+  'EventBus.publish() skips the aggregate: the event reaches its handler, the hero is unchanged',
+  async () => {
+    const set = samples(page);
+    const {HeroesAdminService} = set.require('heroes-admin.service');
+    const {HeroFoundItemEvent} = set.require('events/impl/hero-found-item.event');
+    const {HeroRepository} = set.require('repository/hero.repository');
+    const received: unknown[] = [];
+    @cqrs.EventsHandler(HeroFoundItemEvent)
+    class Collector {
+      handle(event: unknown) {
+        received.push(event);
+      }
+    }
+    @Module({
+      imports: [cqrs.CqrsModule],
+      providers: [HeroesAdminService, HeroRepository, Collector],
+    })
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false});
+    await app.init();
+    try {
+      app.get(HeroesAdminService).grantDailyReward('hero-2');
+      await until(() => received.length === 1);
+      expect(received[0]).toEqual(new HeroFoundItemEvent('hero-2', 'daily-chest'));
+      expect((await app.get(HeroRepository).findOneById('hero-2')).items).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  },
+);
+
+claim(
+  `${page}#aggregates`,
+  'apply() queues the event and runs the on<EventName> method (the testing sample)',
+  async () => {
+    const set = samples(page);
+    const {Hero} = set.require('models/hero.model');
+    const {HeroKilledDragonEvent} = set.require('events/impl/hero-killed-dragon.event');
+    const hero = new Hero('hero-1', 'Aria');
+    hero.killEnemy('dragon-7');
+    expect(hero.getUncommittedEvents()).toEqual([new HeroKilledDragonEvent('hero-1', 'dragon-7')]);
+    expect(hero.dragonsKilled).toBe(1);
+  },
+);
+
+claim(
+  `${page}#testing`,
+  'the saga maps a HeroKilledDragonEvent to DropAncientItemCommand(heroId, ancient-sword)',
+  async () => {
+    const {lastValueFrom, of} = nest('rxjs');
+    const {toArray} = nest('rxjs/operators');
+    const set = samples(page);
+    const {HeroesGameSagas} = set.require('sagas/heroes.sagas');
+    const {HeroKilledDragonEvent} = set.require('events/impl/hero-killed-dragon.event');
+    const {DropAncientItemCommand} = set.require('commands/impl/drop-ancient-item.command');
+    const commands = await lastValueFrom(
+      new HeroesGameSagas()
+        .dragonKilled(of(new HeroKilledDragonEvent('hero-1', 'dragon-7')))
+        .pipe(toArray()),
+    );
+    expect(commands).toEqual([new DropAncientItemCommand('hero-1', 'ancient-sword')]);
+  },
+);
+
+claim(
+  `${page}#handling-events`,
+  "with Nest's ConsoleLogger, killing a dragon prints the line shown",
+  async () => {
+    const console = capturedConsole();
+    try {
+      const {AppModule} = heroesSet('ts').require('app.module');
+      const app = await NestFactory.create(AppModule, {logger: console.logger});
+      try {
+        const base = await listen(app);
+        await post(base, '/heroes/hero-1/kill', {dragonId: 'dragon-7'});
+        await until(() => console.lines.some((line) => line.includes('[HeroKilledDragonHandler]')));
+        expectOutput(
+          page,
+          'dragon-killed-log',
+          console.lines.find((line) => line.includes('[HeroKilledDragonHandler]'))!,
+          consoleMask,
+        );
+      } finally {
+        await app.close();
+      }
+    } finally {
+      console.restore();
+    }
+  },
+);

@@ -25,7 +25,8 @@ const generated: Record<string, string> = {
       remove(id: number) { return \`This action removes a #\${id} user\`; }
     }`,
   // CreateUserDto starts empty; one validated property added, as the page suggests.
-  'create-user.dto': "import { IsString } from 'class-validator';\nexport class CreateUserDto { @IsString() name: string; }",
+  'create-user.dto':
+    "import { IsString } from 'class-validator';\nexport class CreateUserDto { @IsString() name: string; }",
 };
 
 describe('the generated REST resource', () => {
@@ -45,29 +46,60 @@ describe('the generated REST resource', () => {
     await app?.close();
   });
   const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {method, headers: {'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)});
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: {'content-type': 'application/json'},
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return {status: response.status, text: await response.text()};
   };
 
-  claim(`${page}#what-you-get`, 'the controller maps POST, GET, GET :id, PATCH :id and DELETE :id to the service, which returns placeholder strings', async () => {
-    expect(await call('POST', '/users', {name: 'Aria'})).toEqual({status: 201, text: 'This action adds a new user'});
-    expect(await call('GET', '/users')).toEqual({status: 200, text: 'This action returns all users'});
-    expect(await call('GET', '/users/1')).toEqual({status: 200, text: 'This action returns a #1 user'});
-    expect(await call('PATCH', '/users/1', {})).toEqual({status: 200, text: 'This action updates a #1 user'});
-    expect(await call('DELETE', '/users/1')).toEqual({status: 200, text: 'This action removes a #1 user'});
-  });
+  claim(
+    `${page}#what-you-get`,
+    'the controller maps POST, GET, GET :id, PATCH :id and DELETE :id to the service, which returns placeholder strings',
+    async () => {
+      expect(await call('POST', '/users', {name: 'Aria'})).toEqual({
+        status: 201,
+        text: 'This action adds a new user',
+      });
+      expect(await call('GET', '/users')).toEqual({
+        status: 200,
+        text: 'This action returns all users',
+      });
+      expect(await call('GET', '/users/1')).toEqual({
+        status: 200,
+        text: 'This action returns a #1 user',
+      });
+      expect(await call('PATCH', '/users/1', {})).toEqual({
+        status: 200,
+        text: 'This action updates a #1 user',
+      });
+      expect(await call('DELETE', '/users/1')).toEqual({
+        status: 200,
+        text: 'This action removes a #1 user',
+      });
+    },
+  );
 
-  claim(`${page}#what-you-get`, 'route parameters arrive as strings and the unary + converts them (a non-number becomes NaN)', async () => {
-    expect((await call('GET', '/users/007')).text).toBe('This action returns a #7 user');
-    expect((await call('GET', '/users/abc')).text).toBe('This action returns a #NaN user');
-  });
+  claim(
+    `${page}#what-you-get`,
+    'route parameters arrive as strings and the unary + converts them (a non-number becomes NaN)',
+    async () => {
+      expect((await call('GET', '/users/007')).text).toBe('This action returns a #7 user');
+      expect((await call('GET', '/users/abc')).text).toBe('This action returns a #NaN user');
+    },
+  );
 
-  claim(`${page}#dtos-and-partialtype`, "UpdateUserDto accepts every field as optional and keeps the create DTO's validation rules", async () => {
-    expect((await call('PATCH', '/users/1', {})).status).toBe(200);
-    expect((await call('PATCH', '/users/1', {name: 'Bram'})).status).toBe(200);
-    const invalid = await call('PATCH', '/users/1', {name: 42});
-    expect(invalid.status).toBe(400);
-    expect(JSON.parse(invalid.text).message).toEqual(['name must be a string']);
-    expect((await call('POST', '/users', {})).status).toBe(400);
-  });
+  claim(
+    `${page}#dtos-and-partialtype`,
+    "UpdateUserDto accepts every field as optional and keeps the create DTO's validation rules",
+    async () => {
+      expect((await call('PATCH', '/users/1', {})).status).toBe(200);
+      expect((await call('PATCH', '/users/1', {name: 'Bram'})).status).toBe(200);
+      const invalid = await call('PATCH', '/users/1', {name: 42});
+      expect(invalid.status).toBe(400);
+      expect(JSON.parse(invalid.text).message).toEqual(['name must be a string']);
+      expect((await call('POST', '/users', {})).status).toBe(400);
+    },
+  );
 });

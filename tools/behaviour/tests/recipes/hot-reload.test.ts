@@ -13,13 +13,22 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   const manager = typeorm.getConnectionManager();
-  if (manager.has('default') && manager.get('default').isConnected) await manager.get('default').close();
+  if (manager.has('default') && manager.get('default').isConnected)
+    await manager.get('default').close();
   await pg?.stop();
 });
 
 /** What HMR does: dispose the old application with app.close() (not awaited) and start the new bundle's at once. */
 async function reload(extra: Record<string, unknown>) {
-  const options = {type: 'postgres', host: '127.0.0.1', port: pg.port, username: 'postgres', database: 'postgres', retryDelay: 200, ...extra};
+  const options = {
+    type: 'postgres',
+    host: '127.0.0.1',
+    port: pg.port,
+    username: 'postgres',
+    database: 'postgres',
+    retryDelay: 200,
+    ...extra,
+  };
   @Module({imports: [TypeOrmModule.forRoot(options)]})
   class OldBundle {}
   @Module({imports: [TypeOrmModule.forRoot(options)]})
@@ -34,43 +43,68 @@ async function reload(extra: Record<string, unknown>) {
   return {log, fresh, connection, oldConnection};
 }
 
-claim(`${page}#known-limitations`, 'without keepConnectionAlive, the new forRoot() meets the still-open connection: AlreadyHasActiveConnectionError, a retry log line and a retryDelay wait', async () => {
-  const {log, fresh, connection, oldConnection} = await reload({});
-  try {
-    const retries = log.lines.filter((line) => line.message.startsWith('Unable to connect to the database. Retrying (1)...'));
-    expect(retries.length).toBe(1);
-    expect(connection).not.toBe(oldConnection);
-    expect(connection.isConnected).toBe(true);
-  } finally {
-    await fresh.close();
-  }
-}, 30_000);
+claim(
+  `${page}#known-limitations`,
+  'without keepConnectionAlive, the new forRoot() meets the still-open connection: AlreadyHasActiveConnectionError, a retry log line and a retryDelay wait',
+  async () => {
+    const {log, fresh, connection, oldConnection} = await reload({});
+    try {
+      const retries = log.lines.filter((line) =>
+        line.message.startsWith('Unable to connect to the database. Retrying (1)...'),
+      );
+      expect(retries.length).toBe(1);
+      expect(connection).not.toBe(oldConnection);
+      expect(connection.isConnected).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  },
+  30_000,
+);
 
-claim(`${page}#known-limitations`, 'with keepConnectionAlive: true, the old application leaves its connection open and the new forRoot() reuses it without a retry', async () => {
-  const {log, fresh, connection, oldConnection} = await reload({keepConnectionAlive: true});
-  try {
-    expect(log.lines.filter((line) => line.message.startsWith('Unable to connect'))).toEqual([]);
-    expect(connection).toBe(oldConnection);
-    expect(connection.isConnected).toBe(true);
-  } finally {
-    await fresh.close();
-    await connection.close();
-  }
-}, 30_000);
+claim(
+  `${page}#known-limitations`,
+  'with keepConnectionAlive: true, the old application leaves its connection open and the new forRoot() reuses it without a retry',
+  async () => {
+    const {log, fresh, connection, oldConnection} = await reload({keepConnectionAlive: true});
+    try {
+      expect(log.lines.filter((line) => line.message.startsWith('Unable to connect'))).toEqual([]);
+      expect(connection).toBe(oldConnection);
+      expect(connection.isConnected).toBe(true);
+    } finally {
+      await fresh.close();
+      await connection.close();
+    }
+  },
+  30_000,
+);
 
-claim(`${page}#known-limitations`, 'an explicit entities list works: the connection knows the Cat entity', async () => {
-  const set = samples(page, {
-    files: {
-      'cat.entity': "import { Entity, PrimaryGeneratedColumn, Column } from 'typeorm';\n@Entity() export class Cat { @PrimaryGeneratedColumn() id: number; @Column() name: string; }",
-      'cats.module': "import { Module } from '@nestjs/common';\n@Module({}) export class CatsModule {}",
-    },
-    edit: {'app.module': [["host: 'localhost'", "host: '127.0.0.1'"], ['port: 5432', `port: ${pg.port}`], ["database: 'cats'", "database: 'postgres'"]]},
-  });
-  const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
-  try {
-    const connection = app.get(typeorm.Connection);
-    expect(connection.entityMetadatas.map((m: any) => m.name)).toEqual(['Cat']);
-  } finally {
-    await app.close();
-  }
-}, 30_000);
+claim(
+  `${page}#known-limitations`,
+  'an explicit entities list works: the connection knows the Cat entity',
+  async () => {
+    const set = samples(page, {
+      files: {
+        'cat.entity':
+          "import { Entity, PrimaryGeneratedColumn, Column } from 'typeorm';\n@Entity() export class Cat { @PrimaryGeneratedColumn() id: number; @Column() name: string; }",
+        'cats.module':
+          "import { Module } from '@nestjs/common';\n@Module({}) export class CatsModule {}",
+      },
+      edit: {
+        'app.module': [
+          ["host: 'localhost'", "host: '127.0.0.1'"],
+          ['port: 5432', `port: ${pg.port}`],
+          ["database: 'cats'", "database: 'postgres'"],
+        ],
+      },
+    });
+    const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
+    try {
+      const connection = app.get(typeorm.Connection);
+      expect(connection.entityMetadatas.map((m: any) => m.name)).toEqual(['Cat']);
+    } finally {
+      await app.close();
+    }
+  },
+  30_000,
+);

@@ -58,42 +58,65 @@ describe("the page's route tree", () => {
     base = await start(samples(page, {files: modules}).require('app.module').AppModule);
   });
 
-  claim(`${page}#how-paths-combine`, 'the dashboard handler answers at GET /admin/dashboard/stats/visitors, not at /stats/visitors', async () => {
-    const response = await fetch(`${base}/admin/dashboard/stats/visitors`);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({today: 42});
-    expect(await status(base, '/stats/visitors')).toBe(404);
-  });
+  claim(
+    `${page}#how-paths-combine`,
+    'the dashboard handler answers at GET /admin/dashboard/stats/visitors, not at /stats/visitors',
+    async () => {
+      const response = await fetch(`${base}/admin/dashboard/stats/visitors`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({today: 42});
+      expect(await status(base, '/stats/visitors')).toBe(404);
+    },
+  );
 
-  claim(`${page}#how-paths-combine`, "a controller of AdminModule gets /admin/users; CatsModule, not in the tree, keeps /cats; children append their path", async () => {
-    expect(await status(base, '/admin/users')).toBe(200);
-    expect(await status(base, '/cats')).toBe(200);
-    expect(await status(base, '/admin/metrics/cpu')).toBe(200);
-  });
+  claim(
+    `${page}#how-paths-combine`,
+    'a controller of AdminModule gets /admin/users; CatsModule, not in the tree, keeps /cats; children append their path',
+    async () => {
+      expect(await status(base, '/admin/users')).toBe(200);
+      expect(await status(base, '/cats')).toBe(200);
+      expect(await status(base, '/admin/metrics/cpu')).toBe(200);
+    },
+  );
 
-  claim(`${page}#how-paths-combine`, 'a module that AdminModule imports is not prefixed by that import', async () => {
-    expect(await status(base, '/audit')).toBe(200);
-    expect(await status(base, '/admin/audit')).toBe(404);
-  });
+  claim(
+    `${page}#how-paths-combine`,
+    'a module that AdminModule imports is not prefixed by that import',
+    async () => {
+      expect(await status(base, '/audit')).toBe(200);
+      expect(await status(base, '/admin/audit')).toBe(404);
+    },
+  );
 });
-claim(`${page}#registering-routes`, 'RouterModule does not import the modules: a module only named in the tree has no routes', async () => {
-  const set = samples(page, {files: modules});
-  const {MetricsModule} = set.require('metrics.module');
-  @Module({imports: [RouterModule.register([{path: 'admin', module: MetricsModule}])]})
-  class AppModule {}
-  const base = await start(AppModule);
-  expect(await status(base, '/admin/cpu')).toBe(404);
-  expect(await status(base, '/cpu')).toBe(404);
-});
+claim(
+  `${page}#registering-routes`,
+  'RouterModule does not import the modules: a module only named in the tree has no routes',
+  async () => {
+    const set = samples(page, {files: modules});
+    const {MetricsModule} = set.require('metrics.module');
+    @Module({imports: [RouterModule.register([{path: 'admin', module: MetricsModule}])]})
+    class AppModule {}
+    const base = await start(AppModule);
+    expect(await status(base, '/admin/cpu')).toBe(404);
+    expect(await status(base, '/cpu')).toBe(404);
+  },
+);
 
-claim(`${page}#how-paths-combine`, 'the order is global prefix, URI version, module path, controller path, method path', async () => {
-  const base = await start(samples(page, {files: modules}).require('app.module').AppModule, (app) => {
-    app.setGlobalPrefix('api');
-    app.enableVersioning({type: VersioningType.URI, defaultVersion: '1'});
-  });
-  expect(await status(base, '/api/v1/admin/dashboard/stats/visitors')).toBe(200);
-  expect(await status(base, '/api/admin/dashboard/stats/visitors')).toBe(404);
-});
+claim(
+  `${page}#how-paths-combine`,
+  'the order is global prefix, URI version, module path, controller path, method path',
+  async () => {
+    const base = await start(
+      samples(page, {files: modules}).require('app.module').AppModule,
+      (app) => {
+        app.setGlobalPrefix('api');
+        app.enableVersioning({type: VersioningType.URI, defaultVersion: '1'});
+      },
+    );
+    expect(await status(base, '/api/v1/admin/dashboard/stats/visitors')).toBe(200);
+    expect(await status(base, '/api/admin/dashboard/stats/visitors')).toBe(404);
+  },
+);
 
 const internalModules = () =>
   compileModule(`
@@ -103,49 +126,81 @@ const internalModules = () =>
     @Controller('exports') export class ExportsController { @Get() get() { return 'e'; } }
     @Module({ controllers: [ExportsController] }) export class ExportsModule {}`);
 
-claim(`${page}#how-paths-combine`, "the page's internal tree: children listed as classes share the parent's path, the entry without module adds only a segment", async () => {
-  const {ReportsModule, ExportsModule} = internalModules();
-  // The page's fragment, evaluated with these two modules in scope.
-  const source = fragment(page, 'how-paths-combine', "path: 'internal'").value;
-  const register = new Function('RouterModule', 'ReportsModule', 'ExportsModule', `return ${source.trim().replace(/;$/, '')};`);
-  @Module({imports: [ReportsModule, ExportsModule, register(RouterModule, ReportsModule, ExportsModule)]})
-  class AppModule {}
-  const base = await start(AppModule);
-  expect(await status(base, '/internal/reports')).toBe(200);
-  expect(await status(base, '/internal/exports')).toBe(200);
-  expect(await status(base, '/reports')).toBe(404);
-});
+claim(
+  `${page}#how-paths-combine`,
+  "the page's internal tree: children listed as classes share the parent's path, the entry without module adds only a segment",
+  async () => {
+    const {ReportsModule, ExportsModule} = internalModules();
+    // The page's fragment, evaluated with these two modules in scope.
+    const source = fragment(page, 'how-paths-combine', "path: 'internal'").value;
+    const register = new Function(
+      'RouterModule',
+      'ReportsModule',
+      'ExportsModule',
+      `return ${source.trim().replace(/;$/, '')};`,
+    );
+    @Module({
+      imports: [ReportsModule, ExportsModule, register(RouterModule, ReportsModule, ExportsModule)],
+    })
+    class AppModule {}
+    const base = await start(AppModule);
+    expect(await status(base, '/internal/reports')).toBe(200);
+    expect(await status(base, '/internal/exports')).toBe(200);
+    expect(await status(base, '/reports')).toBe(404);
+  },
+);
 
-claim(`${page}#how-paths-combine`, 'a module attached at two places gets only one path (the last registered), and its controllers do not appear twice', async () => {
-  const {ReportsModule} = internalModules();
-  @Module({imports: [ReportsModule, RouterModule.register([{path: 'a', module: ReportsModule}, {path: 'b', module: ReportsModule}])]})
-  class AppModule {}
-  const base = await start(AppModule);
-  expect([await status(base, '/a/reports'), await status(base, '/b/reports')].sort()).toEqual([200, 404]);
-});
+claim(
+  `${page}#how-paths-combine`,
+  'a module attached at two places gets only one path (the last registered), and its controllers do not appear twice',
+  async () => {
+    const {ReportsModule} = internalModules();
+    @Module({
+      imports: [
+        ReportsModule,
+        RouterModule.register([
+          {path: 'a', module: ReportsModule},
+          {path: 'b', module: ReportsModule},
+        ]),
+      ],
+    })
+    class AppModule {}
+    const base = await start(AppModule);
+    expect([await status(base, '/a/reports'), await status(base, '/b/reports')].sort()).toEqual([
+      200, 404,
+    ]);
+  },
+);
 
-claim(`${page}#router-module`, 'module paths apply to HTTP controllers only: a message pattern of a module in the tree keeps its name', async () => {
-  const {MathModule} = compileModule(`
+claim(
+  `${page}#router-module`,
+  'module paths apply to HTTP controllers only: a message pattern of a module in the tree keeps its name',
+  async () => {
+    const {MathModule} = compileModule(`
     import { Controller, Module } from '@nestjs/common';
     import { MessagePattern } from '@nestjs/microservices';
     @Controller('math')
     export class MathController { @MessagePattern('sum') sum(data: number[]) { return data.reduce((a, b) => a + b, 0); } }
     @Module({ controllers: [MathController] })
     export class MathModule {}`);
-  @Module({imports: [MathModule, RouterModule.register([{path: 'admin', module: MathModule}])]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
-  apps.push(app);
-  const {freePort} = await import('../../lib');
-  const port = await freePort();
-  app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-  await app.startAllMicroservices();
-  await app.init();
-  const client = ClientProxyFactory.create({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
-  try {
-    const {firstValueFrom} = nest('rxjs');
-    expect(await firstValueFrom(client.send('sum', [1, 2, 3]))).toBe(6);
-  } finally {
-    client.close();
-  }
-});
+    @Module({imports: [MathModule, RouterModule.register([{path: 'admin', module: MathModule}])]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false});
+    apps.push(app);
+    const {freePort} = await import('../../lib');
+    const port = await freePort();
+    app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+    await app.startAllMicroservices();
+    await app.init();
+    const client = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port},
+    });
+    try {
+      const {firstValueFrom} = nest('rxjs');
+      expect(await firstValueFrom(client.send('sum', [1, 2, 3]))).toBe(6);
+    } finally {
+      client.close();
+    }
+  },
+);

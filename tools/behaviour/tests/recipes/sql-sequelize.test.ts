@@ -42,7 +42,15 @@ function catsSet(lang: 'ts' | 'js'): any {
   if (lang === 'ts') return ts;
   // Models, the connection and the modules are shown in TypeScript only; the JS halves are the providers and the service.
   const files: Record<string, string> = {};
-  for (const name of ['database.providers', 'database.module', 'cat.entity', 'cats.controller', 'create-cat.dto', 'cats.module', 'app.module']) {
+  for (const name of [
+    'database.providers',
+    'database.module',
+    'cat.entity',
+    'cats.controller',
+    'create-cat.dto',
+    'cats.module',
+    'app.module',
+  ]) {
     files[name] = `export * from ${JSON.stringify(`${ts.dir}/${name}.js`)};`;
   }
   return {ts, js: samples(page, {lang: 'js', files})};
@@ -55,117 +63,180 @@ async function close(app: any) {
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#model-injection`, `POST /cats creates a row through the injected model and GET /cats lists it (${lang})`, async () => {
-    let AppModule: any;
-    if (lang === 'ts') {
-      AppModule = catsSet('ts').require('app.module').AppModule;
-    } else {
-      // The JS service and providers, wired into the TypeScript-only module with the same tokens.
-      const {ts, js} = catsSet('js') as any;
-      const {DatabaseModule} = ts.require('database.module');
-      const {CatsController} = ts.require('cats.controller');
-      const {CatsService} = js.require('cats.service');
-      const {catsProviders} = ts.require('cats.providers');
-      @Module({imports: [DatabaseModule], controllers: [CatsController], providers: [{provide: ts.require('cats.service').CatsService, useExisting: CatsService}, CatsService, ...catsProviders]})
-      class CatsModule {}
-      AppModule = CatsModule;
-    }
-    const app = await NestFactory.create(AppModule, {logger: false});
+  claim(
+    `${page}#model-injection`,
+    `POST /cats creates a row through the injected model and GET /cats lists it (${lang})`,
+    async () => {
+      let AppModule: any;
+      if (lang === 'ts') {
+        AppModule = catsSet('ts').require('app.module').AppModule;
+      } else {
+        // The JS service and providers, wired into the TypeScript-only module with the same tokens.
+        const {ts, js} = catsSet('js') as any;
+        const {DatabaseModule} = ts.require('database.module');
+        const {CatsController} = ts.require('cats.controller');
+        const {CatsService} = js.require('cats.service');
+        const {catsProviders} = ts.require('cats.providers');
+        @Module({
+          imports: [DatabaseModule],
+          controllers: [CatsController],
+          providers: [
+            {provide: ts.require('cats.service').CatsService, useExisting: CatsService},
+            CatsService,
+            ...catsProviders,
+          ],
+        })
+        class CatsModule {}
+        AppModule = CatsModule;
+      }
+      const app = await NestFactory.create(AppModule, {logger: false});
+      try {
+        const base = await listen(app);
+        const sequelize = app.get('SEQUELIZE', {strict: false});
+        await sequelize.query('DELETE FROM "Cats"');
+        const created = await fetch(`${base}/cats`, {
+          method: 'POST',
+          headers: {'content-type': 'application/json'},
+          body: JSON.stringify({name: 'Tom', age: 3, breed: 'Maine Coon'}),
+        });
+        expect(created.status).toBe(201);
+        const body = await created.json();
+        expect(body).toMatchObject({name: 'Tom', age: 3, breed: 'Maine Coon'});
+        expect(typeof body.id).toBe('number');
+        expect(typeof body.createdAt).toBe('string');
+        const list = await (await fetch(`${base}/cats`)).json();
+        expect(list.map((cat: any) => cat.name)).toEqual(['Tom']);
+      } finally {
+        await close(app);
+      }
+    },
+    30_000,
+  );
+}
+
+claim(
+  `${page}#model-injection`,
+  'sync() creates the pluralized table Cats with id, the decorated columns typed from TypeScript, createdAt and updatedAt',
+  async () => {
+    const app = await NestFactory.create(catsSet('ts').require('app.module').AppModule, {
+      logger: false,
+    });
     try {
-      const base = await listen(app);
       const sequelize = app.get('SEQUELIZE', {strict: false});
-      await sequelize.query('DELETE FROM "Cats"');
-      const created = await fetch(`${base}/cats`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({name: 'Tom', age: 3, breed: 'Maine Coon'})});
-      expect(created.status).toBe(201);
-      const body = await created.json();
-      expect(body).toMatchObject({name: 'Tom', age: 3, breed: 'Maine Coon'});
-      expect(typeof body.id).toBe('number');
-      expect(typeof body.createdAt).toBe('string');
-      const list = await (await fetch(`${base}/cats`)).json();
-      expect(list.map((cat: any) => cat.name)).toEqual(['Tom']);
+      const [columns] = await sequelize.query(
+        "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'Cats' ORDER BY ordinal_position",
+      );
+      expect(columns.map((c: any) => [c.column_name, c.data_type])).toEqual([
+        ['id', 'integer'],
+        ['name', 'character varying'],
+        ['age', 'integer'],
+        ['breed', 'character varying'],
+        ['createdAt', 'timestamp with time zone'],
+        ['updatedAt', 'timestamp with time zone'],
+      ]);
     } finally {
       await close(app);
     }
-  }, 30_000);
-}
+  },
+  30_000,
+);
 
-claim(`${page}#model-injection`, 'sync() creates the pluralized table Cats with id, the decorated columns typed from TypeScript, createdAt and updatedAt', async () => {
-  const app = await NestFactory.create(catsSet('ts').require('app.module').AppModule, {logger: false});
-  try {
-    const sequelize = app.get('SEQUELIZE', {strict: false});
-    const [columns] = await sequelize.query(
-      "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'Cats' ORDER BY ordinal_position",
-    );
-    expect(columns.map((c: any) => [c.column_name, c.data_type])).toEqual([
-      ['id', 'integer'],
-      ['name', 'character varying'],
-      ['age', 'integer'],
-      ['breed', 'character varying'],
-      ['createdAt', 'timestamp with time zone'],
-      ['updatedAt', 'timestamp with time zone'],
-    ]);
-  } finally {
-    await close(app);
-  }
-}, 30_000);
-
-claim(`${page}#the-sequelize-provider`, 'a model that is not registered with addModels() cannot be queried', async () => {
-  const {Stray} = (await import('../../lib')).compileModule(`
+claim(
+  `${page}#the-sequelize-provider`,
+  'a model that is not registered with addModels() cannot be queried',
+  async () => {
+    const {Stray} = (await import('../../lib')).compileModule(`
     import { Table, Column, Model } from 'sequelize-typescript';
     @Table
     export class Stray extends Model { @Column name: string; }`);
-  expect(() => Stray.findAll()).toThrow(/Model not initialized: Member "findAll" cannot be called\. "Stray" needs to be added to a Sequelize instance\./);
-});
+    expect(() => Stray.findAll()).toThrow(
+      /Model not initialized: Member "findAll" cannot be called\. "Stray" needs to be added to a Sequelize instance\./,
+    );
+  },
+);
 
-claim(`${page}#model-injection`, "the token lets a unit test replace 'CATS_REPOSITORY' with a mock, without a database", async () => {
-  const {Test} = nest('@nestjs/testing');
-  const set = samples(page, {files: unshown, edit: {'database.providers': connection()}});
-  const {CatsService} = set.require('cats.service');
-  const moduleRef = await Test.createTestingModule({providers: [CatsService, {provide: 'CATS_REPOSITORY', useValue: {findAll: async () => ['mock']}}]}).compile();
-  expect(await moduleRef.get(CatsService).findAll()).toEqual(['mock']);
-  await moduleRef.close();
-});
+claim(
+  `${page}#model-injection`,
+  "the token lets a unit test replace 'CATS_REPOSITORY' with a mock, without a database",
+  async () => {
+    const {Test} = nest('@nestjs/testing');
+    const set = samples(page, {files: unshown, edit: {'database.providers': connection()}});
+    const {CatsService} = set.require('cats.service');
+    const moduleRef = await Test.createTestingModule({
+      providers: [
+        CatsService,
+        {provide: 'CATS_REPOSITORY', useValue: {findAll: async () => ['mock']}},
+      ],
+    }).compile();
+    expect(await moduleRef.get(CatsService).findAll()).toEqual(['mock']);
+    await moduleRef.close();
+  },
+);
 
-claim(`${page}#model-injection`, "with useFactory and inject: ['SEQUELIZE'], the model provider is created after addModels() and sync()", async () => {
-  const set = samples(page, {files: unshown, edit: {'database.providers': connection(), 'cats.providers': [['useValue: Cat,', "useFactory: () => Cat,\n    inject: ['SEQUELIZE'],"]]}});
-  const {Cat} = set.require('cat.entity');
-  const {catsProviders} = set.require('cats.providers');
-  const {DatabaseModule} = set.require('database.module');
-  let registeredAtInjection: boolean | undefined;
-  @Injectable()
-  class Probe {
-    constructor(@Inject('CATS_REPOSITORY') model: any) {
-      registeredAtInjection = Boolean(model.sequelize);
+claim(
+  `${page}#model-injection`,
+  "with useFactory and inject: ['SEQUELIZE'], the model provider is created after addModels() and sync()",
+  async () => {
+    const set = samples(page, {
+      files: unshown,
+      edit: {
+        'database.providers': connection(),
+        'cats.providers': [
+          ['useValue: Cat,', "useFactory: () => Cat,\n    inject: ['SEQUELIZE'],"],
+        ],
+      },
+    });
+    const {Cat} = set.require('cat.entity');
+    const {catsProviders} = set.require('cats.providers');
+    const {DatabaseModule} = set.require('database.module');
+    let registeredAtInjection: boolean | undefined;
+    @Injectable()
+    class Probe {
+      constructor(@Inject('CATS_REPOSITORY') model: any) {
+        registeredAtInjection = Boolean(model.sequelize);
+      }
     }
-  }
-  @Module({imports: [DatabaseModule], providers: [...catsProviders, Probe]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
-  try {
-    expect(registeredAtInjection).toBe(true);
-    expect(Cat.sequelize).toBe(app.get('SEQUELIZE', {strict: false}));
-  } finally {
-    await close(app);
-  }
-}, 30_000);
+    @Module({imports: [DatabaseModule], providers: [...catsProviders, Probe]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false});
+    try {
+      expect(registeredAtInjection).toBe(true);
+      expect(Cat.sequelize).toBe(app.get('SEQUELIZE', {strict: false}));
+    } finally {
+      await close(app);
+    }
+  },
+  30_000,
+);
 
-claim(`${page}#closing-the-connection`, 'nothing closes the pool when the application stops', async () => {
-  const app = await NestFactory.create(catsSet('ts').require('app.module').AppModule, {logger: false});
-  const sequelize = app.get('SEQUELIZE', {strict: false});
-  await app.close();
-  const [[row]] = await sequelize.query('SELECT 1 AS one');
-  expect(row.one).toBe(1);
-  await sequelize.close();
-}, 30_000);
-
-claim(`${page}#model-injection`, 'CatsModule is loaded only once AppModule imports it: without it, /cats answers 404', async () => {
-  @Module({})
-  class EmptyAppModule {}
-  const app = await NestFactory.create(EmptyAppModule, {logger: false});
-  try {
-    const base = await listen(app);
-    expect((await fetch(`${base}/cats`)).status).toBe(404);
-  } finally {
+claim(
+  `${page}#closing-the-connection`,
+  'nothing closes the pool when the application stops',
+  async () => {
+    const app = await NestFactory.create(catsSet('ts').require('app.module').AppModule, {
+      logger: false,
+    });
+    const sequelize = app.get('SEQUELIZE', {strict: false});
     await app.close();
-  }
-});
+    const [[row]] = await sequelize.query('SELECT 1 AS one');
+    expect(row.one).toBe(1);
+    await sequelize.close();
+  },
+  30_000,
+);
+
+claim(
+  `${page}#model-injection`,
+  'CatsModule is loaded only once AppModule imports it: without it, /cats answers 404',
+  async () => {
+    @Module({})
+    class EmptyAppModule {}
+    const app = await NestFactory.create(EmptyAppModule, {logger: false});
+    try {
+      const base = await listen(app);
+      expect((await fetch(`${base}/cats`)).status).toBe(404);
+    } finally {
+      await app.close();
+    }
+  },
+);

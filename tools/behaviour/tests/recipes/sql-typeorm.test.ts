@@ -32,7 +32,8 @@ function photoSet(lang: 'ts' | 'js') {
   // The entity, the connection and the modules are shown in TypeScript only; the JS halves are the providers and the service.
   // They are re-exported from the TypeScript set, so the JS set uses the same compiled entity and modules.
   const files: Record<string, string> = {};
-  for (const name of ['database.providers', 'database.module', 'photo.entity']) files[name] = `export * from ${JSON.stringify(`${ts.dir}/${name}.js`)};`;
+  for (const name of ['database.providers', 'database.module', 'photo.entity'])
+    files[name] = `export * from ${JSON.stringify(`${ts.dir}/${name}.js`)};`;
   files['photo.module'] = ts.sources.get('photo.module')!.replace(/: \w+/g, '');
   return samples(page, {lang: 'js', files});
 }
@@ -44,152 +45,268 @@ async function start(lang: 'ts' | 'js') {
   @Module({imports: [PhotoModule]})
   class AppModule {}
   const app = await NestFactory.create(AppModule, {logger: false});
-  return {app, service: app.get(PhotoService), connection: app.get('DATABASE_CONNECTION', {strict: false}), set};
+  return {
+    app,
+    service: app.get(PhotoService),
+    connection: app.get('DATABASE_CONNECTION', {strict: false}),
+    set,
+  };
 }
 
 for (const lang of ['ts', 'js'] as const) {
-  claim(`${page}#using-the-repository`, `create() saves a photo with the column defaults, findPublished() and findOne() query it (${lang})`, async () => {
-    const {app, service, connection} = await start(lang);
+  claim(
+    `${page}#using-the-repository`,
+    `create() saves a photo with the column defaults, findPublished() and findOne() query it (${lang})`,
+    async () => {
+      const {app, service, connection} = await start(lang);
+      try {
+        await connection.query('DELETE FROM photo');
+        const saved = await service.create('Sunset', 'sunset.jpg');
+        expect(saved).toMatchObject({
+          title: 'Sunset',
+          filename: 'sunset.jpg',
+          caption: '',
+          views: 0,
+          isPublished: false,
+        });
+        expect(typeof saved.id).toBe('number');
+        expect(await service.findPublished()).toEqual([]);
+        await connection.query('UPDATE photo SET "isPublished" = true WHERE id = $1', [saved.id]);
+        expect((await service.findPublished()).map((p: any) => p.title)).toEqual(['Sunset']);
+        expect((await service.findOne(saved.id)).filename).toBe('sunset.jpg');
+        expect(await service.findOne(saved.id + 1000)).toBeUndefined();
+      } finally {
+        await app.close();
+        await connection.close();
+      }
+    },
+    30_000,
+  );
+}
+
+claim(
+  `${page}#the-connection-provider`,
+  "the factory's promise is awaited: 'DATABASE_CONNECTION' is an open TypeORM connection, shared by the whole application",
+  async () => {
+    const {app, connection} = await start('ts');
     try {
-      await connection.query('DELETE FROM photo');
-      const saved = await service.create('Sunset', 'sunset.jpg');
-      expect(saved).toMatchObject({title: 'Sunset', filename: 'sunset.jpg', caption: '', views: 0, isPublished: false});
-      expect(typeof saved.id).toBe('number');
-      expect(await service.findPublished()).toEqual([]);
-      await connection.query('UPDATE photo SET "isPublished" = true WHERE id = $1', [saved.id]);
-      expect((await service.findPublished()).map((p: any) => p.title)).toEqual(['Sunset']);
-      expect((await service.findOne(saved.id)).filename).toBe('sunset.jpg');
-      expect(await service.findOne(saved.id + 1000)).toBeUndefined();
+      expect(connection).toBeInstanceOf(typeorm.Connection);
+      expect(connection.isConnected).toBe(true);
+      expect(app.get('DATABASE_CONNECTION', {strict: false})).toBe(connection);
     } finally {
       await app.close();
       await connection.close();
     }
-  }, 30_000);
-}
+  },
+  30_000,
+);
 
-claim(`${page}#the-connection-provider`, "the factory's promise is awaited: 'DATABASE_CONNECTION' is an open TypeORM connection, shared by the whole application", async () => {
-  const {app, connection} = await start('ts');
-  try {
-    expect(connection).toBeInstanceOf(typeorm.Connection);
-    expect(connection.isConnected).toBe(true);
-    expect(app.get('DATABASE_CONNECTION', {strict: false})).toBe(connection);
-  } finally {
-    await app.close();
-    await connection.close();
-  }
-}, 30_000);
-
-claim(`${page}#an-entity`, 'synchronize: true creates the table from the entity, column types from the options or the emitted metadata', async () => {
-  const {app, connection} = await start('ts');
-  try {
-    const columns = await connection.query(
-      "SELECT column_name, data_type, character_maximum_length, column_default FROM information_schema.columns WHERE table_name = 'photo' ORDER BY ordinal_position",
-    );
-    const byName = Object.fromEntries(columns.map((c: any) => [c.column_name, c]));
-    expect(Object.keys(byName)).toEqual(['id', 'title', 'caption', 'filename', 'views', 'isPublished']);
-    expect(byName.title).toMatchObject({data_type: 'character varying', character_maximum_length: 200});
-    expect(byName.caption.data_type).toBe('text');
-    expect(byName.filename.data_type).toBe('character varying');
-    expect(byName.views).toMatchObject({data_type: 'integer', column_default: '0'});
-    expect(byName.isPublished).toMatchObject({data_type: 'boolean', column_default: 'false'});
-  } finally {
-    await app.close();
-    await connection.close();
-  }
-}, 30_000);
-
-claim(`${page}#the-repository-provider`, "'PHOTO_REPOSITORY' is the connection's repository for Photo", async () => {
-  const {app, connection, set} = await start('ts');
-  try {
-    const repository = app.get('PHOTO_REPOSITORY', {strict: false});
-    expect(repository).toBeInstanceOf(typeorm.Repository);
-    expect(repository.target).toBe(set.require('photo.entity').Photo);
-    expect(repository.manager.connection).toBe(connection);
-  } finally {
-    await app.close();
-    await connection.close();
-  }
-}, 30_000);
-
-claim(`${page}#what-you-give-up`, 'nothing closes the connection when the application shuts down', async () => {
-  const {app, connection} = await start('ts');
-  await app.close();
-  expect(connection.isConnected).toBe(true);
-  await connection.close();
-}, 30_000);
-
-claim(`${page}#what-you-give-up`, "a provider that calls connection.close() in onApplicationShutdown() closes it on app.close()", async () => {
-  const set = photoSet('ts');
-  const {DatabaseModule} = set.require('database.module');
-  @Injectable()
-  class ConnectionCloser {
-    constructor(@Inject('DATABASE_CONNECTION') private readonly connection: any) {}
-    async onApplicationShutdown() {
-      await this.connection.close();
+claim(
+  `${page}#an-entity`,
+  'synchronize: true creates the table from the entity, column types from the options or the emitted metadata',
+  async () => {
+    const {app, connection} = await start('ts');
+    try {
+      const columns = await connection.query(
+        "SELECT column_name, data_type, character_maximum_length, column_default FROM information_schema.columns WHERE table_name = 'photo' ORDER BY ordinal_position",
+      );
+      const byName = Object.fromEntries(columns.map((c: any) => [c.column_name, c]));
+      expect(Object.keys(byName)).toEqual([
+        'id',
+        'title',
+        'caption',
+        'filename',
+        'views',
+        'isPublished',
+      ]);
+      expect(byName.title).toMatchObject({
+        data_type: 'character varying',
+        character_maximum_length: 200,
+      });
+      expect(byName.caption.data_type).toBe('text');
+      expect(byName.filename.data_type).toBe('character varying');
+      expect(byName.views).toMatchObject({data_type: 'integer', column_default: '0'});
+      expect(byName.isPublished).toMatchObject({data_type: 'boolean', column_default: 'false'});
+    } finally {
+      await app.close();
+      await connection.close();
     }
-  }
-  @Module({imports: [DatabaseModule], providers: [ConnectionCloser]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
-  const connection = app.get('DATABASE_CONNECTION', {strict: false});
-  expect(connection.isConnected).toBe(true);
-  await app.close();
-  expect(connection.isConnected).toBe(false);
-}, 30_000);
+  },
+  30_000,
+);
 
-claim(`${page}#what-you-give-up`, 'with the database unreachable, createConnection() rejects and the application does not start (no retry)', async () => {
-  const set = samples(page, {edit: {'database.providers': connectionEdits().map(([a, b]) => (a === 'port: 3306' ? [a, 'port: 1'] : [a, b]) as [string, string])}});
-  const {DatabaseModule} = set.require('database.module');
-  @Module({imports: [DatabaseModule]})
-  class AppModule {}
-  const started = Date.now();
-  await expect(NestFactory.create(AppModule, {logger: false, abortOnError: false})).rejects.toThrow(/ECONNREFUSED/);
-  expect(Date.now() - started).toBeLessThan(2000);
-});
+claim(
+  `${page}#the-repository-provider`,
+  "'PHOTO_REPOSITORY' is the connection's repository for Photo",
+  async () => {
+    const {app, connection, set} = await start('ts');
+    try {
+      const repository = app.get('PHOTO_REPOSITORY', {strict: false});
+      expect(repository).toBeInstanceOf(typeorm.Repository);
+      expect(repository.target).toBe(set.require('photo.entity').Photo);
+      expect(repository.manager.connection).toBe(connection);
+    } finally {
+      await app.close();
+      await connection.close();
+    }
+  },
+  30_000,
+);
 
-claim(`${page}#what-you-give-up`, '@nestjs/typeorm makes 9 attempts by default before it gives up', async () => {
-  const {TypeOrmModule} = nest('@nestjs/typeorm');
-  @Module({imports: [TypeOrmModule.forRoot({type: 'postgres', host: '127.0.0.1', port: 1, username: 'postgres', retryDelay: 10})]})
-  class AppModule {}
-  const log = memoryLogger();
-  await expect(NestFactory.create(AppModule, {logger: log.logger, abortOnError: false})).rejects.toThrow(/ECONNREFUSED/);
-  const attempts = log.lines.filter((line) => line.message.startsWith('Unable to connect to the database.'));
-  expect(attempts.length).toBe(9);
-}, 30_000);
+claim(
+  `${page}#what-you-give-up`,
+  'nothing closes the connection when the application shuts down',
+  async () => {
+    const {app, connection} = await start('ts');
+    await app.close();
+    expect(connection.isConnected).toBe(true);
+    await connection.close();
+  },
+  30_000,
+);
 
-claim(`${page}#the-connection-provider`, 'the database must exist: connecting to a missing one fails with database "gallery" does not exist', async () => {
-  const set = samples(page, {edit: {'database.providers': connectionEdits().filter(([a]) => a !== "database: 'gallery'")}});
-  const {DatabaseModule} = set.require('database.module');
-  @Module({imports: [DatabaseModule]})
-  class AppModule {}
-  await expect(NestFactory.create(AppModule, {logger: false, abortOnError: false})).rejects.toThrow('database "gallery" does not exist');
-}, 30_000);
+claim(
+  `${page}#what-you-give-up`,
+  'a provider that calls connection.close() in onApplicationShutdown() closes it on app.close()',
+  async () => {
+    const set = photoSet('ts');
+    const {DatabaseModule} = set.require('database.module');
+    @Injectable()
+    class ConnectionCloser {
+      constructor(@Inject('DATABASE_CONNECTION') private readonly connection: any) {}
+      async onApplicationShutdown() {
+        await this.connection.close();
+      }
+    }
+    @Module({imports: [DatabaseModule], providers: [ConnectionCloser]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false});
+    const connection = app.get('DATABASE_CONNECTION', {strict: false});
+    expect(connection.isConnected).toBe(true);
+    await app.close();
+    expect(connection.isConnected).toBe(false);
+  },
+  30_000,
+);
 
-claim(`${page}#using-the-repository`, 'a module that does not import PhotoModule cannot inject PhotoService', async () => {
-  const set = photoSet('ts');
-  const {PhotoModule} = set.require('photo.module');
-  const {PhotoService} = set.require('photo.service');
-  @Injectable()
-  class GalleryService {
-    constructor(@Inject(PhotoService) readonly photos: any) {}
-  }
-  @Module({providers: [GalleryService]})
-  class GalleryModule {}
-  @Module({imports: [PhotoModule, GalleryModule]})
-  class AppModule {}
-  await expect(NestFactory.create(AppModule, {logger: false, abortOnError: false})).rejects.toThrow(/Nest can't resolve dependencies of the GalleryService/);
-  const manager = typeorm.getConnectionManager();
-  if (manager.has('default') && manager.get('default').isConnected) await manager.get('default').close();
-}, 30_000);
+claim(
+  `${page}#what-you-give-up`,
+  'with the database unreachable, createConnection() rejects and the application does not start (no retry)',
+  async () => {
+    const set = samples(page, {
+      edit: {
+        'database.providers': connectionEdits().map(
+          ([a, b]) => (a === 'port: 3306' ? [a, 'port: 1'] : [a, b]) as [string, string],
+        ),
+      },
+    });
+    const {DatabaseModule} = set.require('database.module');
+    @Module({imports: [DatabaseModule]})
+    class AppModule {}
+    const started = Date.now();
+    await expect(
+      NestFactory.create(AppModule, {logger: false, abortOnError: false}),
+    ).rejects.toThrow(/ECONNREFUSED/);
+    expect(Date.now() - started).toBeLessThan(2000);
+  },
+);
 
-claim(`${page}#what-you-give-up`, "overriding 'PHOTO_REPOSITORY' in a testing module that imports PhotoModule still connects; registering the service next to a mock does not", async () => {
-  const {Test} = nest('@nestjs/testing');
-  const set = samples(page, {edit: {'database.providers': connectionEdits().map(([a, b]) => (a === 'port: 3306' ? [a, 'port: 1'] : [a, b]) as [string, string])}});
-  const {PhotoModule} = set.require('photo.module');
-  const {PhotoService} = set.require('photo.service');
-  const mockRepository = {find: async () => [{title: 'mock'}]};
-  await expect(Test.createTestingModule({imports: [PhotoModule]}).overrideProvider('PHOTO_REPOSITORY').useValue(mockRepository).compile()).rejects.toThrow(/ECONNREFUSED/);
-  const moduleRef = await Test.createTestingModule({providers: [PhotoService, {provide: 'PHOTO_REPOSITORY', useValue: mockRepository}]}).compile();
-  expect(await moduleRef.get(PhotoService).findPublished()).toEqual([{title: 'mock'}]);
-  await moduleRef.close();
-});
+claim(
+  `${page}#what-you-give-up`,
+  '@nestjs/typeorm makes 9 attempts by default before it gives up',
+  async () => {
+    const {TypeOrmModule} = nest('@nestjs/typeorm');
+    @Module({
+      imports: [
+        TypeOrmModule.forRoot({
+          type: 'postgres',
+          host: '127.0.0.1',
+          port: 1,
+          username: 'postgres',
+          retryDelay: 10,
+        }),
+      ],
+    })
+    class AppModule {}
+    const log = memoryLogger();
+    await expect(
+      NestFactory.create(AppModule, {logger: log.logger, abortOnError: false}),
+    ).rejects.toThrow(/ECONNREFUSED/);
+    const attempts = log.lines.filter((line) =>
+      line.message.startsWith('Unable to connect to the database.'),
+    );
+    expect(attempts.length).toBe(9);
+  },
+  30_000,
+);
+
+claim(
+  `${page}#the-connection-provider`,
+  'the database must exist: connecting to a missing one fails with database "gallery" does not exist',
+  async () => {
+    const set = samples(page, {
+      edit: {'database.providers': connectionEdits().filter(([a]) => a !== "database: 'gallery'")},
+    });
+    const {DatabaseModule} = set.require('database.module');
+    @Module({imports: [DatabaseModule]})
+    class AppModule {}
+    await expect(
+      NestFactory.create(AppModule, {logger: false, abortOnError: false}),
+    ).rejects.toThrow('database "gallery" does not exist');
+  },
+  30_000,
+);
+
+claim(
+  `${page}#using-the-repository`,
+  'a module that does not import PhotoModule cannot inject PhotoService',
+  async () => {
+    const set = photoSet('ts');
+    const {PhotoModule} = set.require('photo.module');
+    const {PhotoService} = set.require('photo.service');
+    @Injectable()
+    class GalleryService {
+      constructor(@Inject(PhotoService) readonly photos: any) {}
+    }
+    @Module({providers: [GalleryService]})
+    class GalleryModule {}
+    @Module({imports: [PhotoModule, GalleryModule]})
+    class AppModule {}
+    await expect(
+      NestFactory.create(AppModule, {logger: false, abortOnError: false}),
+    ).rejects.toThrow(/Nest can't resolve dependencies of the GalleryService/);
+    const manager = typeorm.getConnectionManager();
+    if (manager.has('default') && manager.get('default').isConnected)
+      await manager.get('default').close();
+  },
+  30_000,
+);
+
+claim(
+  `${page}#what-you-give-up`,
+  "overriding 'PHOTO_REPOSITORY' in a testing module that imports PhotoModule still connects; registering the service next to a mock does not",
+  async () => {
+    const {Test} = nest('@nestjs/testing');
+    const set = samples(page, {
+      edit: {
+        'database.providers': connectionEdits().map(
+          ([a, b]) => (a === 'port: 3306' ? [a, 'port: 1'] : [a, b]) as [string, string],
+        ),
+      },
+    });
+    const {PhotoModule} = set.require('photo.module');
+    const {PhotoService} = set.require('photo.service');
+    const mockRepository = {find: async () => [{title: 'mock'}]};
+    await expect(
+      Test.createTestingModule({imports: [PhotoModule]})
+        .overrideProvider('PHOTO_REPOSITORY')
+        .useValue(mockRepository)
+        .compile(),
+    ).rejects.toThrow(/ECONNREFUSED/);
+    const moduleRef = await Test.createTestingModule({
+      providers: [PhotoService, {provide: 'PHOTO_REPOSITORY', useValue: mockRepository}],
+    }).compile();
+    expect(await moduleRef.get(PhotoService).findPublished()).toEqual([{title: 'mock'}]);
+    await moduleRef.close();
+  },
+);

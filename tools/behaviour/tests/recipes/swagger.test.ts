@@ -15,11 +15,20 @@ async function startQuickStart(fastify = false): Promise<string> {
   const {CatsController} = samples(page).require('cats.controller');
   @Module({controllers: [CatsController]})
   class AppModule {}
-  (globalThis as any).__swaggerRecipe = {AppModule, adapter: fastify ? new FastifyAdapter() : undefined};
+  (globalThis as any).__swaggerRecipe = {
+    AppModule,
+    adapter: fastify ? new FastifyAdapter() : undefined,
+  };
   let source = fragment(page, 'quick-start', 'SwaggerModule.setup').value;
-  source = source.replace("import { AppModule } from './app.module';", 'const {AppModule, adapter} = (globalThis as any).__swaggerRecipe;');
+  source = source.replace(
+    "import { AppModule } from './app.module';",
+    'const {AppModule, adapter} = (globalThis as any).__swaggerRecipe;',
+  );
   for (const [from, to] of [
-    ['NestFactory.create(AppModule)', 'NestFactory.create(AppModule, ...(adapter ? [adapter] : []), { logger: false })'],
+    [
+      'NestFactory.create(AppModule)',
+      'NestFactory.create(AppModule, ...(adapter ? [adapter] : []), { logger: false })',
+    ],
     ['await app.listen(3000);', "await app.listen(0, '127.0.0.1');\n  return app;"],
     ['bootstrap();', 'export const started = bootstrap();'],
   ]) {
@@ -31,42 +40,67 @@ async function startQuickStart(fastify = false): Promise<string> {
   return (await app.getUrl()).replace('[::1]', '127.0.0.1');
 }
 
-claim(`${page}#quick-start`, 'on Express the UI is at /docs and the document at /docs-json, with the DocumentBuilder info', async () => {
-  const base = await startQuickStart();
-  expect((await fetch(`${base}/docs`)).status).toBe(200);
-  const document = await (await fetch(`${base}/docs-json`)).json();
-  expect(document.info).toMatchObject({title: 'Cats API', description: 'Adopt, list and update cats', version: '1.0'});
-  expect(document.tags).toEqual([{name: 'cats', description: ''}]);
-});
+claim(
+  `${page}#quick-start`,
+  'on Express the UI is at /docs and the document at /docs-json, with the DocumentBuilder info',
+  async () => {
+    const base = await startQuickStart();
+    expect((await fetch(`${base}/docs`)).status).toBe(200);
+    const document = await (await fetch(`${base}/docs-json`)).json();
+    expect(document.info).toMatchObject({
+      title: 'Cats API',
+      description: 'Adopt, list and update cats',
+      version: '1.0',
+    });
+    expect(document.tags).toEqual([{name: 'cats', description: ''}]);
+  },
+);
 
-claim(`${page}#quick-start`, 'on Fastify the document is served at /docs/json and as YAML at /docs/yaml', async () => {
-  const base = await startQuickStart(true);
-  const json = await fetch(`${base}/docs/json`);
-  expect(json.status).toBe(200);
-  expect((await json.json()).info.title).toBe('Cats API');
-  const yaml = await fetch(`${base}/docs/yaml`);
-  expect(yaml.status).toBe(200);
-  expect(await yaml.text()).toContain('title: Cats API');
-});
+claim(
+  `${page}#quick-start`,
+  'on Fastify the document is served at /docs/json and as YAML at /docs/yaml',
+  async () => {
+    const base = await startQuickStart(true);
+    const json = await fetch(`${base}/docs/json`);
+    expect(json.status).toBe(200);
+    expect((await json.json()).info.title).toBe('Cats API');
+    const yaml = await fetch(`${base}/docs/yaml`);
+    expect(yaml.status).toBe(200);
+    expect(await yaml.text()).toContain('title: Cats API');
+  },
+);
 
-claim(`${page}#describing-your-models`, 'the route, its body type and the declared response are picked up; the DTO schema has its options', async () => {
-  const base = await startQuickStart();
-  const document = await (await fetch(`${base}/docs-json`)).json();
-  const post = document.paths['/cats'].post;
-  expect(post.tags).toEqual(['cats']);
-  expect(post.requestBody.content['application/json'].schema).toEqual({$ref: '#/components/schemas/CreateCatDto'});
-  expect(post.responses['201']).toEqual({description: 'The cat has been registered.'});
-  expect(document.components.schemas.CreateCatDto).toEqual({
-    type: 'object',
-    properties: {name: {type: 'string', example: 'Tom'}, age: {type: 'number', minimum: 0}, breed: {type: 'string'}},
-    required: ['name', 'age'],
-  });
-});
+claim(
+  `${page}#describing-your-models`,
+  'the route, its body type and the declared response are picked up; the DTO schema has its options',
+  async () => {
+    const base = await startQuickStart();
+    const document = await (await fetch(`${base}/docs-json`)).json();
+    const post = document.paths['/cats'].post;
+    expect(post.tags).toEqual(['cats']);
+    expect(post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CreateCatDto',
+    });
+    expect(post.responses['201']).toEqual({description: 'The cat has been registered.'});
+    expect(document.components.schemas.CreateCatDto).toEqual({
+      type: 'object',
+      properties: {
+        name: {type: 'string', example: 'Tom'},
+        age: {type: 'number', minimum: 0},
+        breed: {type: 'string'},
+      },
+      required: ['name', 'age'],
+    });
+  },
+);
 
-claim(`${page}#where-to-go-next`, 'message handlers and gateways do not appear in the document', async () => {
-  const {SwaggerModule, DocumentBuilder} = nest('@nestjs/swagger');
-  const {NestFactory} = nest('@nestjs/core');
-  const {EventsController, EventsGateway} = compileModule(`
+claim(
+  `${page}#where-to-go-next`,
+  'message handlers and gateways do not appear in the document',
+  async () => {
+    const {SwaggerModule, DocumentBuilder} = nest('@nestjs/swagger');
+    const {NestFactory} = nest('@nestjs/core');
+    const {EventsController, EventsGateway} = compileModule(`
     import { Controller, Get } from '@nestjs/common';
     import { MessagePattern } from '@nestjs/microservices';
     import { SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
@@ -77,11 +111,12 @@ claim(`${page}#where-to-go-next`, 'message handlers and gateways do not appear i
     }
     @WebSocketGateway()
     export class EventsGateway { @SubscribeMessage('ping') ping() { return 'pong'; } }`);
-  @Module({controllers: [EventsController], providers: [EventsGateway]})
-  class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
-  apps.push(app);
-  const document = SwaggerModule.createDocument(app, new DocumentBuilder().build());
-  expect(Object.keys(document.paths)).toEqual(['/events']);
-  expect(Object.keys(document.paths['/events'])).toEqual(['get']);
-});
+    @Module({controllers: [EventsController], providers: [EventsGateway]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, {logger: false});
+    apps.push(app);
+    const document = SwaggerModule.createDocument(app, new DocumentBuilder().build());
+    expect(Object.keys(document.paths)).toEqual(['/events']);
+    expect(Object.keys(document.paths['/events'])).toEqual(['get']);
+  },
+);

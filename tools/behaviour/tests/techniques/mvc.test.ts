@@ -17,7 +17,10 @@ beforeAll(() => {
   const template = fragment(page, 'templates', '{{#each cats}}').value;
   writeFileSync(join(root, 'views', 'index.hbs'), template);
   writeFileSync(join(root, 'views', 'arrivals.hbs'), '<h1>New arrivals: {{title}}</h1>');
-  writeFileSync(join(root, 'views', 'partials', 'header.hbs'), fragment(page, 'partials', 'Signed in as').value);
+  writeFileSync(
+    join(root, 'views', 'partials', 'header.hbs'),
+    fragment(page, 'partials', 'Signed in as').value,
+  );
   writeFileSync(join(root, 'views', 'page.hbs'), '{{> header}}<main>{{title}}</main>');
   writeFileSync(join(root, 'public', 'styles.css'), 'h1 { color: teal; }');
 });
@@ -30,7 +33,11 @@ afterEach(async () => {
 });
 
 /** The cats service the page's controllers use (not shown on the page). */
-function catsService(lang: 'ts' | 'js', cats = "[{ name: 'Tom', age: 3, breed: 'Siamese' }]", arrivals = false): string {
+function catsService(
+  lang: 'ts' | 'js',
+  cats = "[{ name: 'Tom', age: 3, breed: 'Siamese' }]",
+  arrivals = false,
+): string {
   return lang === 'ts'
     ? `import { Injectable } from '@nestjs/common';
 @Injectable() export class CatsService { findAll(): any[] { return ${cats}; } hasNewArrivals(): boolean { return ${arrivals}; } }`
@@ -57,24 +64,28 @@ async function boot(set: any): Promise<string> {
 
 describe('Express with hbs', () => {
   for (const lang of ['ts', 'js'] as const) {
-    claim(`${page}#rendering-a-view`, `GET / renders index.hbs with the handler's data; public/ is served as it is (${lang})`, async () => {
-      const set = samples(page, {
-        lang,
-        under: 'rendering-a-view',
-        pick: {main: 1},
-        edit: {main: mainEdits()},
-        files: {'cats/cats.service': catsService(lang), 'app.module': appModule(lang)},
-      });
-      const base = await boot(set);
-      const response = await fetch(`${base}/`);
-      expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-      const html = await response.text();
-      expect(html).toContain('<h1>Our cats</h1>');
-      expect(html).toMatch(/<li>Tom, 3 years old \(Siamese\)<\/li>/);
-      const css = await fetch(`${base}/styles.css`);
-      expect(await css.text()).toBe('h1 { color: teal; }');
-    });
+    claim(
+      `${page}#rendering-a-view`,
+      `GET / renders index.hbs with the handler's data; public/ is served as it is (${lang})`,
+      async () => {
+        const set = samples(page, {
+          lang,
+          under: 'rendering-a-view',
+          pick: {main: 1},
+          edit: {main: mainEdits()},
+          files: {'cats/cats.service': catsService(lang), 'app.module': appModule(lang)},
+        });
+        const base = await boot(set);
+        const response = await fetch(`${base}/`);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+        const html = await response.text();
+        expect(html).toContain('<h1>Our cats</h1>');
+        expect(html).toMatch(/<li>Tom, 3 years old \(Siamese\)<\/li>/);
+        const css = await fetch(`${base}/styles.css`);
+        expect(await css.text()).toBe('h1 { color: teal; }');
+      },
+    );
   }
 
   claim(`${page}#templates`, 'Handlebars escapes inserted values', async () => {
@@ -82,47 +93,68 @@ describe('Express with hbs', () => {
       under: 'rendering-a-view',
       pick: {main: 1},
       edit: {main: mainEdits()},
-      files: {'cats/cats.service': catsService('ts', "[{ name: '<script>x()</script>', age: 1, breed: 'b' }]"), 'app.module': appModule('ts')},
+      files: {
+        'cats/cats.service': catsService(
+          'ts',
+          "[{ name: '<script>x()</script>', age: 1, breed: 'b' }]",
+        ),
+        'app.module': appModule('ts'),
+      },
     });
     const html = await (await fetch(`${await boot(set)}/`)).text();
     expect(html).toContain('&lt;script&gt;x()&lt;/script&gt;');
     expect(html).not.toContain('<script>x()');
   });
 
-  claim(`${page}#partials`, 'registerPartials() makes views/partials/header.hbs the partial "header", which sees the data of the including template', async () => {
-    const hbs = nest('hbs');
-    const code = fragment(page, 'partials', 'hbs.registerPartials').value;
-    expect(code).toContain("hbs.registerPartials(join(__dirname, '..', 'views', 'partials'));");
-    await new Promise<void>((done) => hbs.registerPartials(join(root, 'views', 'partials'), () => done()));
-    const {PartialController} = compileModule(
-      `import { Controller, Get, Render } from '@nestjs/common';
+  claim(
+    `${page}#partials`,
+    'registerPartials() makes views/partials/header.hbs the partial "header", which sees the data of the including template',
+    async () => {
+      const hbs = nest('hbs');
+      const code = fragment(page, 'partials', 'hbs.registerPartials').value;
+      expect(code).toContain("hbs.registerPartials(join(__dirname, '..', 'views', 'partials'));");
+      await new Promise<void>((done) =>
+        hbs.registerPartials(join(root, 'views', 'partials'), () => done()),
+      );
+      const {PartialController} = compileModule(
+        `import { Controller, Get, Render } from '@nestjs/common';
 @Controller() export class PartialController { @Get('page') @Render('page') page() { return { title: 'Home', userName: 'ada' }; } }`,
-      'mvc-partial',
-    );
-    @Module({controllers: [PartialController]})
-    class PartialModule {}
-    const app = await NestFactory.create(PartialModule, {logger: false});
-    toClose.push(app);
-    app.setBaseViewsDir(join(root, 'views'));
-    app.setViewEngine('hbs');
-    await app.listen(0, '127.0.0.1');
-    const html = await (await fetch(`${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/page`)).text();
-    expect(html).toContain('<span>Signed in as ada</span>');
-    expect(html).toContain('<main>Home</main>');
-  });
+        'mvc-partial',
+      );
+      @Module({controllers: [PartialController]})
+      class PartialModule {}
+      const app = await NestFactory.create(PartialModule, {logger: false});
+      toClose.push(app);
+      app.setBaseViewsDir(join(root, 'views'));
+      app.setViewEngine('hbs');
+      await app.listen(0, '127.0.0.1');
+      const html = await (
+        await fetch(`${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/page`)
+      ).text();
+      expect(html).toContain('<span>Signed in as ada</span>');
+      expect(html).toContain('<main>Home</main>');
+    },
+  );
 
   for (const lang of ['ts', 'js'] as const) {
-    claim(`${page}#dynamic-template-rendering`, `with @Res(), res.render() picks the template at runtime (${lang})`, async () => {
-      const set = samples(page, {
-        lang,
-        under: 'dynamic-template-rendering',
-        pick: {main: 1},
-        edit: {main: mainEdits()},
-        files: {'cats/cats.service': catsService(lang, '[]', true), 'app.module': appModule(lang)},
-      });
-      const html = await (await fetch(`${await boot(set)}/`)).text();
-      expect(html).toBe('<h1>New arrivals: Our cats</h1>');
-    });
+    claim(
+      `${page}#dynamic-template-rendering`,
+      `with @Res(), res.render() picks the template at runtime (${lang})`,
+      async () => {
+        const set = samples(page, {
+          lang,
+          under: 'dynamic-template-rendering',
+          pick: {main: 1},
+          edit: {main: mainEdits()},
+          files: {
+            'cats/cats.service': catsService(lang, '[]', true),
+            'app.module': appModule(lang),
+          },
+        });
+        const html = await (await fetch(`${await boot(set)}/`)).text();
+        expect(html).toBe('<h1>New arrivals: Our cats</h1>');
+      },
+    );
   }
 });
 
@@ -137,66 +169,87 @@ export class AppModule {}`;
 
 describe('Fastify', () => {
   for (const lang of ['ts', 'js'] as const) {
-    claim(`${page}#example`, `point-of-view renders @Render('index.hbs'); static files are served under /public/ (${lang})`, async () => {
-      const set = samples(page, {
-        lang,
-        pick: {main: 2},
-        edit: {main: mainEdits()},
-        files: {'cats/cats.service': catsService(lang), 'app.module': appModule(lang)},
-      });
-      const base = await boot(set);
-      const html = await (await fetch(`${base}/`)).text();
-      expect(html).toContain('<h1>Our cats</h1>');
-      expect(html).toMatch(/<li>Tom, 3 years old \(Siamese\)<\/li>/);
-      expect(await (await fetch(`${base}/public/styles.css`)).text()).toBe('h1 { color: teal; }');
-      expect((await fetch(`${base}/styles.css`)).status).toBe(404);
-    });
+    claim(
+      `${page}#example`,
+      `point-of-view renders @Render('index.hbs'); static files are served under /public/ (${lang})`,
+      async () => {
+        const set = samples(page, {
+          lang,
+          pick: {main: 2},
+          edit: {main: mainEdits()},
+          files: {'cats/cats.service': catsService(lang), 'app.module': appModule(lang)},
+        });
+        const base = await boot(set);
+        const html = await (await fetch(`${base}/`)).text();
+        expect(html).toContain('<h1>Our cats</h1>');
+        expect(html).toMatch(/<li>Tom, 3 years old \(Siamese\)<\/li>/);
+        expect(await (await fetch(`${base}/public/styles.css`)).text()).toBe('h1 { color: teal; }');
+        expect((await fetch(`${base}/styles.css`)).status).toBe(404);
+      },
+    );
   }
 
-  claim(`${page}#example`, 'on Fastify, res.view() renders a template chosen at runtime', async () => {
-    const code = fragment(page, 'example', 'res.view(view').value;
-    const {ViewController, CatsService} = compileModule(
-      `import { Controller, Get, Injectable, Res } from '@nestjs/common';
+  claim(
+    `${page}#example`,
+    'on Fastify, res.view() renders a template chosen at runtime',
+    async () => {
+      const code = fragment(page, 'example', 'res.view(view').value;
+      const {ViewController, CatsService} = compileModule(
+        `import { Controller, Get, Injectable, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 @Injectable() export class CatsService { findAll() { return []; } hasNewArrivals() { return true; } }
 @Controller() export class ViewController {
   constructor(private readonly catsService: CatsService) {}
 ${code.replace('res.view(view', '(res as any).view(view')}
 }`,
-      'mvc-fastify-view',
-    );
-    const {FastifyAdapter} = nest('@nestjs/platform-fastify');
-    @Module({controllers: [ViewController], providers: [CatsService]})
-    class ViewModule {}
-    const app = await NestFactory.create(ViewModule, new FastifyAdapter(), {logger: false});
-    toClose.push(app);
-    app.setViewEngine({engine: {handlebars: nest('handlebars')}, templates: join(root, 'views')});
-    await app.listen(0, '127.0.0.1');
-    const html = await (await fetch(`${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/`)).text();
-    expect(html).toBe('<h1>New arrivals: Our cats</h1>');
-  });
+        'mvc-fastify-view',
+      );
+      const {FastifyAdapter} = nest('@nestjs/platform-fastify');
+      @Module({controllers: [ViewController], providers: [CatsService]})
+      class ViewModule {}
+      const app = await NestFactory.create(ViewModule, new FastifyAdapter(), {logger: false});
+      toClose.push(app);
+      app.setViewEngine({engine: {handlebars: nest('handlebars')}, templates: join(root, 'views')});
+      await app.listen(0, '127.0.0.1');
+      const html = await (
+        await fetch(`${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/`)
+      ).text();
+      expect(html).toBe('<h1>New arrivals: Our cats</h1>');
+    },
+  );
 
-  claim(`${page}#fastify`, "setViewEngine('hbs') on Fastify logs \"setViewEngine() doesn't support a string argument.\" and exits the process", async () => {
-    const {FastifyAdapter} = nest('@nestjs/platform-fastify');
-    @Module({})
-    class Empty {}
-    const log = memoryLogger();
-    const app = await NestFactory.create(Empty, new FastifyAdapter(), {logger: log.logger, abortOnError: false});
-    toClose.push(app);
-    const exit = process.exit;
-    let code: number | undefined;
-    (process as any).exit = (c?: number) => {
-      code = c;
-      throw new Error('exit');
-    };
-    try {
-      app.setViewEngine('hbs');
-    } catch {
-      // the replaced process.exit stops the call here
-    } finally {
-      process.exit = exit;
-    }
-    expect(code).toBe(1);
-    expect(log.lines).toContainEqual({level: 'error', message: "setViewEngine() doesn't support a string argument.", context: 'FastifyAdapter'});
-  });
+  claim(
+    `${page}#fastify`,
+    "setViewEngine('hbs') on Fastify logs \"setViewEngine() doesn't support a string argument.\" and exits the process",
+    async () => {
+      const {FastifyAdapter} = nest('@nestjs/platform-fastify');
+      @Module({})
+      class Empty {}
+      const log = memoryLogger();
+      const app = await NestFactory.create(Empty, new FastifyAdapter(), {
+        logger: log.logger,
+        abortOnError: false,
+      });
+      toClose.push(app);
+      const exit = process.exit;
+      let code: number | undefined;
+      (process as any).exit = (c?: number) => {
+        code = c;
+        throw new Error('exit');
+      };
+      try {
+        app.setViewEngine('hbs');
+      } catch {
+        // the replaced process.exit stops the call here
+      } finally {
+        process.exit = exit;
+      }
+      expect(code).toBe(1);
+      expect(log.lines).toContainEqual({
+        level: 'error',
+        message: "setViewEngine() doesn't support a string argument.",
+        context: 'FastifyAdapter',
+      });
+    },
+  );
 });
