@@ -17,18 +17,29 @@ const dir = join(root, 'tools', 'behaviour');
 /** Binary paths Debian uses, by package (the same list as tools/behaviour/lib/services.ts). */
 const servers = [
   {pkg: 'redis-server', paths: ['/usr/bin/redis-server', '/usr/local/bin/redis-server']},
-  {pkg: 'nats-server', paths: ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']},
+  {
+    pkg: 'nats-server',
+    paths: ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'],
+  },
   {pkg: 'mosquitto', paths: ['/usr/sbin/mosquitto', '/usr/bin/mosquitto']},
-  {pkg: 'rabbitmq-server', paths: ['/usr/lib/rabbitmq/bin/rabbitmq-server', '/usr/sbin/rabbitmq-server']},
+  {
+    pkg: 'rabbitmq-server',
+    paths: ['/usr/lib/rabbitmq/bin/rabbitmq-server', '/usr/sbin/rabbitmq-server'],
+  },
   {
     pkg: 'postgresql',
     paths: existsSync('/usr/lib/postgresql')
-      ? spawnSync('ls', ['/usr/lib/postgresql'], {encoding: 'utf8'}).stdout.split('\n').filter(Boolean).map((v) => `/usr/lib/postgresql/${v}/bin/postgres`)
+      ? spawnSync('ls', ['/usr/lib/postgresql'], {encoding: 'utf8'})
+          .stdout.split('\n')
+          .filter(Boolean)
+          .map((v) => `/usr/lib/postgresql/${v}/bin/postgres`)
       : [],
   },
 ];
 
-const missing = servers.filter((server) => !server.paths.some((path) => existsSync(path))).map((server) => server.pkg);
+const missing = servers
+  .filter((server) => !server.paths.some((path) => existsSync(path)))
+  .map((server) => server.pkg);
 if (missing.length > 0) {
   console.error(
     `test:behaviour: the suite runs real servers, and ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed.\n` +
@@ -67,14 +78,18 @@ for (let waited = 0; !installed(); waited += 1) {
     // Another run is installing: wait for it (a lock older than 10 minutes is stale).
     const age = Date.now() - statSync(lock, {throwIfNoEntry: false})?.mtimeMs;
     if (age > 600_000) rmSync(lock, {recursive: true, force: true});
-    if (waited === 0) console.log('test:behaviour: another run is installing tools/behaviour, waiting...');
+    if (waited === 0)
+      console.log('test:behaviour: another run is installing tools/behaviour, waiting...');
     sleep(2000);
     continue;
   }
   try {
     if (installed()) break;
     console.log('test:behaviour: installing tools/behaviour (npm ci)...');
-    const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {cwd: dir, stdio: 'inherit'});
+    const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      stdio: 'inherit',
+    });
     if (result.status !== 0) {
       console.error('test:behaviour: npm ci in tools/behaviour failed');
       process.exit(1);
@@ -85,15 +100,23 @@ for (let waited = 0; !installed(); waited += 1) {
 }
 
 // The tests and the harness type-check against the same Nest 8 declarations they run.
-const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], {stdio: 'inherit'});
+const tsc = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir],
+  {stdio: 'inherit'},
+);
 if (tsc.status !== 0) {
   console.error('test:behaviour: the suite does not type-check (tsc -p tools/behaviour)');
   process.exit(1);
 }
 
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
-const result = spawnSync(process.execPath, [vitest, 'run', '--config', join(dir, 'vitest.config.mts'), ...process.argv.slice(2)], {
-  cwd: dir,
-  stdio: 'inherit',
-});
+const result = spawnSync(
+  process.execPath,
+  [vitest, 'run', '--config', join(dir, 'vitest.config.mts'), ...process.argv.slice(2)],
+  {
+    cwd: dir,
+    stdio: 'inherit',
+  },
+);
 process.exit(result.status ?? 1);
