@@ -72,8 +72,10 @@ export function precachedFile(pathname) {
 /**
  * Which built files the service worker precaches, out of everything plugin-pwa globs: the app
  * shell only (the home page, the offline page, the style sheet, the runtime and main bundles,
- * the fonts, the manifest, the icons). Pages, route chunks, images and search are cached as the
- * reader opens them, or all at once by "Save all docs".
+ * the fonts, the manifest, the logo). Pages, route chunks, images and search are cached as the
+ * reader opens them, or all at once by "Save all docs". Not the manifest's PNG icons (42 KB):
+ * reading offline does not need them, and the browser fetches them itself when it offers to
+ * install the site; every byte of the install competes with a reader's first search.
  *
  * @param {string} file a path relative to the build directory (`assets/js/main.1a2b.js`)
  * @returns {boolean}
@@ -86,8 +88,7 @@ export function isShellFile(file) {
     /^assets\/css\/[^/]+\.css$/.test(file) ||
     /^assets\/js\/(runtime~main|main)\.[0-9a-f]+\.js$/.test(file) ||
     /^assets\/fonts\/[^/]+\.woff2$/.test(file) ||
-    /^img\/(logo|favicon)\.svg$/.test(file) ||
-    /^img\/icons\/[^/]+\.png$/.test(file)
+    /^img\/(logo|favicon)\.svg$/.test(file)
   );
 }
 
@@ -246,20 +247,24 @@ export function fillOfflinePage(html, pathname, links) {
 /**
  * When the page registers the worker (src/pwa/register.ts): once it has loaded at least
  * `earliest` ms ago and neither the page requested anything (the idle prefetches of linked pages,
- * images) nor the reader tapped or typed for `quiet` ms, or at the latest `latest` ms after
- * `load`. Installing the worker fetches the app shell again and starts a thread, which would
- * compete with what the page still loads.
+ * images) nor the reader tapped, typed or used the search box for `quiet` ms. A page whose
+ * requests never settle (a third-party script polling) still registers `latest` ms after `load`,
+ * but never while the reader is active: the reader's input always holds it back. Installing the
+ * worker fetches the app shell again and starts a thread, which would compete with what the page
+ * still loads, and with a search (its index chunks and fragments) on a slow connection.
  *
  * @param {number} sinceLoad ms since the `load` event
- * @param {number} quietFor ms since the page's last new request or the reader's last input (or
- *   since `load`)
+ * @param {number} quietFor ms since the page's last new request (or since `load`)
  * @param {{earliest: number, quiet: number, latest: number}} [limits]
+ * @param {number} [inputQuietFor] ms since the reader's last input or search (default `quietFor`)
  * @returns {boolean}
  */
 export function registrationDue(
   sinceLoad,
   quietFor,
   limits = {earliest: 3000, quiet: 2000, latest: 20_000},
+  inputQuietFor = quietFor,
 ) {
-  return (sinceLoad >= limits.earliest && quietFor >= limits.quiet) || sinceLoad >= limits.latest;
+  if (sinceLoad < limits.earliest || inputQuietFor < limits.quiet) return false;
+  return quietFor >= limits.quiet || sinceLoad >= limits.latest;
 }

@@ -15,36 +15,50 @@ import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 import {registrationDue} from './logic';
 
 function registerWhenQuiet(): void {
-  const register = () => {
-    import('./registration')
-      .then(({registerServiceWorker}) => registerServiceWorker())
-      // Offline reading is an extra: a browser that refuses workers (private modes, policies)
-      // reads the site as before, with no error in its console.
-      .catch((error: unknown) => console.debug('Offline reading unavailable:', error));
-  };
   // Not at the first idle moment after `load`: see `registrationDue`. The reader's input counts
   // as activity too, and so does a focused search box: a search loads its index then, and
   // installing the worker fetches ~70 KiB that a slow connection would carry in the same seconds.
   const loaded = performance.now();
   let count = performance.getEntriesByType('resource').length;
   let quietSince = loaded;
+  let inputSince = loaded;
   const inputs = ['pointerdown', 'keydown', 'input'] as const;
   const active = () => {
-    quietSince = performance.now();
+    inputSince = performance.now();
   };
   for (const type of inputs) window.addEventListener(type, active, {capture: true, passive: true});
   const due = () => {
     const now = performance.now();
     const current = performance.getEntriesByType('resource').length;
-    if (current !== count || document.activeElement?.closest('[data-search-box]')) {
+    if (current !== count) {
       count = current;
       quietSince = now;
     }
-    return registrationDue(now - loaded, now - quietSince);
+    // A focused search box is a search in progress, typing or not.
+    if (document.activeElement?.closest('[data-search-box]')) inputSince = now;
+    return registrationDue(now - loaded, now - quietSince, undefined, now - inputSince);
   };
+  const readerActive = () =>
+    !!document.activeElement?.closest('[data-search-box]') || performance.now() - inputSince < 2000;
   const whenIdle = (callback: () => void) => {
     if ('requestIdleCallback' in window) window.requestIdleCallback(callback, {timeout: 10_000});
     else callback();
+  };
+  const register = () => {
+    import('./registration')
+      .then(({registerServiceWorker}) => {
+        // The reader may have turned to search while this chunk was on its way: wait again.
+        // (Only the reader counts here: the chunk's own request is not the page being busy.)
+        if (readerActive()) {
+          window.setTimeout(check, 1000);
+          return undefined;
+        }
+        for (const type of inputs) window.removeEventListener(type, active, {capture: true});
+        return registerServiceWorker();
+      })
+      // Offline reading is an extra: a browser that refuses workers (private modes, policies)
+      // reads the site as before, with no error in its console.
+      .catch((error: unknown) => console.debug('Offline reading unavailable:', error));
   };
   const check = () => {
     if (!due()) {
@@ -57,7 +71,6 @@ function registerWhenQuiet(): void {
         window.setTimeout(check, 1000);
         return;
       }
-      for (const type of inputs) window.removeEventListener(type, active, {capture: true});
       register();
     });
   };

@@ -37,9 +37,14 @@ describe('registrationDue', () => {
     expect(registrationDue(8000, 2000)).toBe(true);
   });
 
-  it('registers at the latest 20 s after load, quiet or not', () => {
+  it('registers at the latest 20 s after load while requests go on, but never while the reader is active', () => {
+    const limits = {earliest: 3000, quiet: 2000, latest: 20_000};
     expect(registrationDue(19_999, 0)).toBe(false);
-    expect(registrationDue(20_000, 0)).toBe(true);
+    expect(registrationDue(20_000, 0, limits, 5000)).toBe(true);
+    // A reader typing in the search box (input 500 ms ago) holds it back, even late.
+    expect(registrationDue(20_000, 0, limits, 500)).toBe(false);
+    expect(registrationDue(8000, 5000, limits, 1500)).toBe(false);
+    expect(registrationDue(8000, 5000, limits, 2000)).toBe(true);
   });
 });
 
@@ -84,7 +89,7 @@ describe('cacheKey', () => {
 });
 
 describe('the precached app shell', () => {
-  it('keeps the home and offline pages, the CSS, the runtime and main bundles, fonts, icons', () => {
+  it('keeps the home and offline pages, the CSS, the runtime and main bundles, fonts, logo', () => {
     const shell = [
       'index.html',
       'offline.html',
@@ -95,9 +100,10 @@ describe('the precached app shell', () => {
       'assets/fonts/source-sans-3-latin-400-normal-5e0fb0b88bcf03ab466ca8120097aae6.woff2',
       'img/logo.svg',
       'img/favicon.svg',
-      'img/icons/icon-192.png',
     ];
     for (const file of shell) expect(isShellFile(file), file).toBe(true);
+    // The manifest's icons are for installing the site, not for reading offline.
+    expect(isShellFile('img/icons/icon-192.png')).toBe(false);
   });
 
   it('leaves out pages, route chunks, images and search', () => {
