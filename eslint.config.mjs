@@ -50,7 +50,10 @@ export default tseslint.config(
     files: ['tools/behaviour/**/*.{ts,mts}'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', {ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_'}],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_'},
+      ],
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
