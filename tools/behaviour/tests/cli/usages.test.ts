@@ -1,0 +1,249 @@
+/**
+ * docs/cli/usages.md against the real CLI (@nestjs/cli 8.2.8, @nestjs/schematics 8.0.11) in temporary folders.
+ */
+import {afterAll, beforeAll, expect} from 'vitest';
+import {existsSync, readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {claim, repoRoot} from '../../lib';
+import {actions, listFiles, nestCli, nestOk, newProject, readJson, tempDir} from './_support';
+
+const page = 'docs/cli/usages.md';
+const tmp = tempDir('usages');
+let project: string;
+
+beforeAll(() => {
+  project = newProject(tmp.dir, 'usage-project');
+});
+afterAll(() => tmp.cleanup());
+
+claim(
+  `${page}#nest-new`,
+  '--language takes typescript or javascript in any letter case, or ts / js',
+  () => {
+    const firstFile = (language: string) => {
+      const run = nestOk(tmp.dir, [
+        'new',
+        'lang',
+        '--language',
+        language,
+        '--skip-install',
+        '--skip-git',
+        '-p',
+        'npm',
+        '-d',
+      ]);
+      return actions(run);
+    };
+    for (const language of ['js', 'JavaScript', 'JS']) {
+      expect(firstFile(language)).toContain('CREATE lang/src/main.js');
+    }
+    for (const language of ['ts', 'TypeScript', 'typescript']) {
+      expect(firstFile(language)).toContain('CREATE lang/src/main.ts');
+    }
+  },
+  60_000,
+);
+
+claim(`${page}#nest-new`, 'any other --language value fails', () => {
+  const run = nestCli(tmp.dir, [
+    'new',
+    'lang',
+    '--language',
+    'python',
+    '--skip-install',
+    '-p',
+    'npm',
+    '-d',
+  ]);
+  expect(run.status).not.toBe(0);
+  expect(run.out).toContain('Invalid language "python" selected');
+  expect(existsSync(join(tmp.dir, 'lang'))).toBe(false);
+});
+
+claim(`${page}#nest-new`, '--dry-run lists the files without writing anything', () => {
+  const run = nestOk(tmp.dir, ['new', 'dry', '--skip-install', '-p', 'npm', '--dry-run']);
+  expect(actions(run)).toContain('CREATE dry/src/app.module.ts');
+  expect(existsSync(join(tmp.dir, 'dry'))).toBe(false);
+});
+
+claim(`${page}#nest-new`, '--skip-git creates no git repository', () => {
+  expect(existsSync(join(project, 'src', 'main.ts'))).toBe(true);
+  expect(existsSync(join(project, '.git'))).toBe(false);
+});
+
+claim(
+  `${page}#nest-new`,
+  '--strict sets the five compiler options to true; without it they are written as false',
+  () => {
+    const strict = newProject(tmp.dir, 'strict-project', ['--skip-git', '--strict']);
+    const options = [
+      'strictNullChecks',
+      'noImplicitAny',
+      'strictBindCallApply',
+      'forceConsistentCasingInFileNames',
+      'noFallthroughCasesInSwitch',
+    ];
+    const on = readJson(join(strict, 'tsconfig.json')).compilerOptions;
+    const off = readJson(join(project, 'tsconfig.json')).compilerOptions;
+    for (const option of options) {
+      expect(on[option], option).toBe(true);
+      expect(off[option], option).toBe(false);
+    }
+  },
+  60_000,
+);
+
+claim(
+  `${page}#nest-generate`,
+  'the path argument is relative to sourceRoot: nest g service cats core writes src/core/cats/cats.service.ts',
+  () => {
+    expect(actions(nestOk(project, ['g', 'service', 'cats', 'core', '-d']))).toContain(
+      'CREATE src/core/cats/cats.service.ts',
+    );
+  },
+);
+
+claim(
+  `${page}#nest-generate`,
+  'every schematic of the table exists in the CLI under that alias',
+  () => {
+    const help = nestOk(project, ['generate', '--help']).stdout;
+    const cli = new Map<string, string>();
+    for (const m of help.matchAll(/│ ([\w-]+)\s+│ ([\w-]+)\s+│/g)) cli.set(m[1], m[2]);
+    const markdown = readFileSync(join(repoRoot, page), 'utf8');
+    const section = markdown.slice(
+      markdown.indexOf('## nest generate'),
+      markdown.indexOf('## nest build'),
+    );
+    const rows = [...section.matchAll(/^\| `([\w-]+)`\s*\| (?:`([\w-]+)`)?\s*\|/gm)].filter(
+      (m) => !m[1].startsWith('-'),
+    );
+    expect(rows.length).toBeGreaterThan(15);
+    for (const [, name, alias] of rows) {
+      expect(cli.has(name), name).toBe(true);
+      // The CLI prints a schematic without a short form with its own name as the alias.
+      expect(cli.get(name), name).toBe(alias ?? name);
+    }
+  },
+);
+
+claim(
+  `${page}#nest-generate`,
+  'resource generates module, controller, service, DTOs and entity (REST with CRUD when nobody answers)',
+  () => {
+    expect(actions(nestOk(project, ['g', 'resource', 'cats', '--dry-run']))).toEqual(
+      expect.arrayContaining([
+        'CREATE src/cats/cats.controller.ts',
+        'CREATE src/cats/cats.module.ts',
+        'CREATE src/cats/cats.service.ts',
+        'CREATE src/cats/dto/create-cat.dto.ts',
+        'CREATE src/cats/dto/update-cat.dto.ts',
+        'CREATE src/cats/entities/cat.entity.ts',
+        'UPDATE src/app.module.ts',
+      ]),
+    );
+  },
+  60_000,
+);
+
+claim(
+  `${page}#nest-generate`,
+  '--flat writes into the target folder itself; --no-spec skips the spec file',
+  () => {
+    const run = nestOk(project, ['g', 'controller', 'cats', '--flat', '--no-spec']);
+    expect(actions(run)).toEqual(['CREATE src/cats.controller.ts', 'UPDATE src/app.module.ts']);
+    expect(listFiles(join(project, 'src')).filter((f) => f.startsWith('cats'))).toEqual([
+      'cats.controller.ts',
+    ]);
+    expect(readFileSync(join(project, 'src', 'app.module.ts'), 'utf8')).toMatch(
+      /controllers: \[AppController, CatsController\]/,
+    );
+  },
+  60_000,
+);
+
+claim(
+  `${page}#nest-generate`,
+  '--skip-import leaves the module alone; spec files are generated by default',
+  () => {
+    expect(actions(nestOk(project, ['g', 'service', 'dogs', '--skip-import', '-d']))).toEqual([
+      'CREATE src/dogs/dogs.service.spec.ts',
+      'CREATE src/dogs/dogs.service.ts',
+    ]);
+    expect(actions(nestOk(project, ['g', 'service', 'dogs', '-d']))).toContain(
+      'UPDATE src/app.module.ts',
+    );
+  },
+  60_000,
+);
+
+claim(
+  `${page}#nest-generate`,
+  'a guard is flat by default (--no-flat gives it a folder) and is registered in no module',
+  () => {
+    expect(actions(nestOk(project, ['g', 'guard', 'auth', '-d']))).toEqual([
+      'CREATE src/auth.guard.spec.ts',
+      'CREATE src/auth.guard.ts',
+    ]);
+    expect(actions(nestOk(project, ['g', 'guard', 'auth', '--no-flat', '-d']))).toEqual([
+      'CREATE src/auth/auth.guard.spec.ts',
+      'CREATE src/auth/auth.guard.ts',
+    ]);
+    for (const schematic of ['pipe', 'interceptor', 'filter', 'middleware']) {
+      expect(
+        actions(nestOk(project, ['g', schematic, 'zed', '-d'])).filter((a) =>
+          a.startsWith('UPDATE'),
+        ),
+      ).toEqual([]);
+    }
+  },
+  60_000,
+);
+
+claim(
+  `${page}#nest-build`,
+  '--webpack bundles into one dist/main.js; --tsc wins over --webpack and emits one file per source',
+  () => {
+    nestOk(project, ['build', '--webpack']);
+    expect(listFiles(join(project, 'dist')).filter((f) => f.endsWith('.js'))).toEqual(['main.js']);
+    nestOk(project, ['build', '--webpack', '--tsc']);
+    expect(existsSync(join(project, 'dist', 'app.module.js'))).toBe(true);
+    expect(existsSync(join(project, 'dist', 'cats.controller.js'))).toBe(true);
+  },
+  60_000,
+);
+
+claim(
+  `${page}#nest-build`,
+  '--webpackPath naming a file that does not exist fails the build',
+  () => {
+    const run = nestCli(project, ['build', '--webpack', '--webpackPath', 'missing.webpack.js']);
+    expect(run.out).toMatch(/Cannot find module '.*missing\.webpack\.js'/);
+  },
+  60_000,
+);
+
+claim(
+  `${page}#nest-build`,
+  '--path compiles with another tsconfig file',
+  () => {
+    const config = readJson(join(project, 'tsconfig.build.json'));
+    config.compilerOptions = {outDir: './other-dist'};
+    writeFileSync(join(project, 'tsconfig.other.json'), JSON.stringify(config));
+    nestOk(project, ['build', '--path', 'tsconfig.other.json']);
+    expect(existsSync(join(project, 'other-dist', 'main.js'))).toBe(true);
+  },
+  60_000,
+);
+
+claim(
+  `${page}#nest-info`,
+  'nest i prints the Nest packages of the project, the CLI version and system information',
+  () => {
+    const run = nestOk(project, ['i']);
+    expect(run.stdout).toContain('[System Information]');
+    expect(run.stdout).toMatch(/Nest CLI Version : 8\.2\.8/);
+    expect(run.stdout).toMatch(/common version\s+: 8\.4\.7/);
+  },
+  60_000,
+);
