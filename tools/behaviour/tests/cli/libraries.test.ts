@@ -20,7 +20,8 @@ import {
 } from './_support';
 
 const page = 'docs/cli/libraries.md';
-const tmp = tempDir('libraries');
+// Created in beforeAll: a file whose tests are all filtered out leaves no folder behind.
+let tmp: ReturnType<typeof tempDir>;
 let workspace: string;
 let created: string[];
 const lib = (...path: string[]) => join(workspace, 'libs', 'my-library', ...path);
@@ -34,13 +35,14 @@ const fence = (section: string, contains: string) => {
 };
 
 beforeAll(() => {
+  tmp = tempDir('libraries');
   workspace = newProject(tmp.dir, 'my-project');
   nestOk(workspace, ['generate', 'app', 'my-app']);
   created = actions(
     nestOk(workspace, ['generate', 'library', 'my-library'], {tty: true, input: '\n'}),
   );
 });
-afterAll(() => tmp.cleanup());
+afterAll(() => tmp?.cleanup());
 
 claim(
   `${page}#creating-a-library`,

@@ -20,7 +20,8 @@ import {
 } from './_support';
 
 const page = 'docs/cli/monorepo.md';
-const tmp = tempDir('monorepo');
+// Created in beforeAll: a file whose tests are all filtered out leaves no folder behind.
+let tmp: ReturnType<typeof tempDir>;
 let workspace: string;
 let standard: string;
 let converted: {cli: unknown; run: string[]};
@@ -34,12 +35,13 @@ const fence = (section: string, contains: string) => {
 };
 
 beforeAll(() => {
+  tmp = tempDir('monorepo');
   workspace = newProject(tmp.dir, 'my-project');
   const run = nestOk(workspace, ['generate', 'app', 'my-app']);
   converted = {cli: readJson(join(workspace, 'nest-cli.json')), run: actions(run)};
   standard = newProject(tmp.dir, 'standard');
 });
-afterAll(() => tmp.cleanup());
+afterAll(() => tmp?.cleanup());
 
 claim(
   `${page}#cli-properties`,

@@ -17,14 +17,16 @@ import {
 } from './_support';
 
 const page = 'docs/cli/overview.md';
-const tmp = tempDir('overview');
+// Created in beforeAll: a file whose tests are all filtered out leaves no folder behind.
+let tmp: ReturnType<typeof tempDir>;
 let project: string;
 
 beforeAll(() => {
+  tmp = tempDir('overview');
   // With git (the default): nest new initializes a repository and writes .gitignore.
   project = newProject(tmp.dir, 'my-project', []);
 });
-afterAll(() => tmp.cleanup());
+afterAll(() => tmp?.cleanup());
 
 claim(
   `${page}#project-structure`,

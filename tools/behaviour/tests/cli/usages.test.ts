@@ -8,13 +8,15 @@ import {claim, repoRoot} from '../../lib';
 import {actions, listFiles, nestCli, nestOk, newProject, readJson, tempDir} from './_support';
 
 const page = 'docs/cli/usages.md';
-const tmp = tempDir('usages');
+// Created in beforeAll: a file whose tests are all filtered out leaves no folder behind.
+let tmp: ReturnType<typeof tempDir>;
 let project: string;
 
 beforeAll(() => {
+  tmp = tempDir('usages');
   project = newProject(tmp.dir, 'usage-project');
 });
-afterAll(() => tmp.cleanup());
+afterAll(() => tmp?.cleanup());
 
 claim(
   `${page}#nest-new`,
