@@ -1,7 +1,8 @@
 /**
- * @nestjs/cli is not installed in tools/behaviour, so only the claims that the bench can settle run here
- * (the compiler's behaviour, npm's). The CLI's own behaviour (path rewriting, --exec, --debug, the webpack
- * key, watch restarts) was checked by running @nestjs/cli 8.2.8 in a temporary project; see the commit.
+ * The claims of the scripts page that the compiler and npm settle. The CLI's own commands are
+ * tested with @nestjs/cli 8.2.8 in ./overview, ./usages, ./monorepo and ./libraries; what this
+ * page adds about `nest start` (path rewriting, --exec, --debug, watch restarts) was checked by
+ * running it in a temporary project (see the commit), since the suite does not run watch mode.
  */
 import {expect} from 'vitest';
 import {mkdtempSync, writeFileSync, readFileSync, rmSync} from 'node:fs';
