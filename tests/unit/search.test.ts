@@ -5,13 +5,14 @@ import {gzipSync} from 'node:zlib';
 import {describe, expect, it} from 'vitest';
 import {defaultAlgoliaIndexName, searchConfig} from '../../src/node/search';
 import pagefindPlugin, {readFragment, routeOf, writePageList} from '../../src/plugins/pagefind';
-import {withHighlight} from '../../src/components/Search/engine';
 import type {PagefindResultData, PagefindSubResult} from '../../src/components/Search/pagefind';
 import {
   rankedSubResults,
   searchPageUrl,
+  titleMatches,
   toPageResult,
   withEllipses,
+  withHighlight,
   toSuggestion,
 } from '../../src/components/Search/results';
 import {inspectSearchBuild, main} from '../../scripts/check-search-build.mjs';
@@ -295,5 +296,50 @@ describe('check-search-build', () => {
   it('rejects bad arguments', () => {
     expect(main(['--expect', 'elastic', fakeBuild(localFiles)], quiet)).toBe(2);
     expect(main([join(tmpdir(), 'no-such-build-dir')], quiet)).toBe(2);
+  });
+});
+
+describe('titleMatches (suggestions before Pagefind has loaded)', () => {
+  const pages = [
+    {url: '/pipes', title: 'Pipes', section: 'Overview'},
+    {url: '/providers', title: 'Providers', section: 'Overview'},
+    {url: '/techniques/performance', title: 'Performance (Fastify)', section: 'Techniques'},
+    {
+      url: '/fundamentals/platform-agnosticism',
+      title: 'Platform agnosticism',
+      section: 'Fundamentals',
+    },
+    {url: '/websockets/pipes', title: 'Pipes', section: 'WebSockets'},
+    {url: '/graphql/plugins', title: 'Plugins with Apollo', section: 'GraphQL'},
+    {url: '/guards', title: 'Guards', section: 'Overview'},
+  ];
+  it('offers the pages whose title has a word starting with what is typed', () => {
+    expect(titleMatches(pages, 'p', 10).map((page) => page.url)).toEqual([
+      '/pipes?highlight=p',
+      '/websockets/pipes?highlight=p',
+      '/providers?highlight=p',
+      '/graphql/plugins?highlight=p',
+      '/fundamentals/platform-agnosticism?highlight=p',
+      '/techniques/performance?highlight=p',
+    ]);
+  });
+  it('narrows as the reader types, and finds words inside a title', () => {
+    expect(titleMatches(pages, 'pi', 10).map((page) => page.title)).toEqual(['Pipes', 'Pipes']);
+    expect(titleMatches(pages, 'fast', 10).map((page) => page.url)).toEqual([
+      '/techniques/performance?highlight=fast',
+    ]);
+    expect(titleMatches(pages, 'plugins apo', 10).map((page) => page.title)).toEqual([
+      'Plugins with Apollo',
+    ]);
+  });
+  it('keeps to the limit, and answers nothing when no title matches', () => {
+    expect(titleMatches(pages, 'p', 2)).toHaveLength(2);
+    expect(titleMatches(pages, 'parseint', 5)).toEqual([]);
+    expect(titleMatches(pages, '  ', 5)).toEqual([]);
+  });
+  it('gives a suggestion the box can show: page, section, no excerpt yet', () => {
+    expect(titleMatches(pages, 'guards', 1)).toEqual([
+      {url: '/guards?highlight=guards', title: 'Guards', section: 'Overview', excerpt: ''},
+    ]);
   });
 });

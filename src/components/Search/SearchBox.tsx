@@ -22,15 +22,25 @@ import {useHistory} from '@docusaurus/router';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import {translate} from '@docusaurus/Translate';
-import {prepare} from './pagefind';
+import {noteSearchActivity} from './activity';
+import {pageListIfLoaded, prepare} from './pagefind';
 import {panelOffset} from './placement';
-import {searchPageUrl, type Suggestion} from './results';
+import {searchPageUrl, titleMatches, type Suggestion} from './results';
 import styles from './styles.module.css';
 
 /** How many pages the box suggests. */
 export const suggestionLimit = 5;
-/** How long the reader pauses before the excerpts of the suggested pages are fetched. */
-const settleMs = 150;
+/**
+ * How long the reader pauses before the excerpts of the suggested pages are fetched: long enough
+ * that the pauses of ordinary typing do not fetch them for a word still being typed.
+ */
+const settleMs = 300;
+/**
+ * The suggestions whose excerpts are fetched once the reader pauses (each costs its page's
+ * fragment, up to 12 KB on a phone's data plan); the others get theirs when the reader moves to
+ * them.
+ */
+const excerptsAtOnce = 3;
 const listboxId = 'search-suggestions';
 const optionId = (index: number) => `search-suggestion-${index}`;
 
@@ -69,6 +79,10 @@ export default function SearchBox(): ReactNode {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const hint = useShortcutHint();
+  /** Fetches the excerpt of one of the current suggestions (set once the reader pauses). */
+  const more = useRef<(index: number) => void>(() => undefined);
+  /** The suggestions whose excerpts are fetched or on their way. */
+  const requested = useRef(new Set<number>());
 
   const warmUp = useCallback(() => {
     // Offline or blocked: the query will say so; nothing to report here.
@@ -76,16 +90,41 @@ export default function SearchBox(): ReactNode {
     loadEngine().catch(() => undefined);
   }, [baseUrl]);
 
+  /** Whether Pagefind has answered yet (since the page loaded). */
+  const answered = useRef(false);
+  /**
+   * Until Pagefind answers (its script, WebAssembly and first index chunk, ~100 KB, take a
+   * second or more on a slow phone link), the pages whose titles match the words typed so far:
+   * the page list (3 KB, asked for first) is usually there by the first key. Pagefind's answer
+   * replaces them.
+   */
+  const provisional = useCallback(
+    (text: string): Suggestion[] => {
+      if (answered.current) return [];
+      const list = pageListIfLoaded(baseUrl);
+      return list ? titleMatches(list.values(), text, suggestionLimit) : [];
+    },
+    [baseUrl],
+  );
+
   const run = useCallback(
     (text: string) => {
       const id = ++latest.current;
       window.clearTimeout(settle.current);
+      more.current = () => undefined;
       if (!text.trim()) {
         shownId.current = id;
         setResults(idle);
         return;
       }
-      setResults((previous) => ({...previous, status: 'loading'}));
+      const early = provisional(text);
+      if (early.length > 0) {
+        shownId.current = id;
+        setResults({query: text, suggestions: early, status: 'loading'});
+        setActive(0);
+      } else {
+        setResults((previous) => ({...previous, status: 'loading'}));
+      }
       const failed = () => {
         if (id === latest.current) setResults({query: text, suggestions: [], status: 'error'});
       };
@@ -94,6 +133,7 @@ export default function SearchBox(): ReactNode {
         .then(({items, detailed}) => {
           // The answer to an earlier prefix shows while the reader types on, until a later one
           // arrives: the list follows the typing instead of waiting for a pause.
+          answered.current = true;
           if (id < shownId.current) return;
           shownId.current = id;
           const current = id === latest.current;
@@ -102,13 +142,33 @@ export default function SearchBox(): ReactNode {
           if (!current) return;
           // Sections and excerpts once the reader pauses (each page's fragment is fetched).
           settle.current = window.setTimeout(() => {
-            detailed().then((suggestions) => {
-              if (id === latest.current) setResults({query: text, suggestions, status: 'done'});
-            }, failed);
+            more.current = (index) => {
+              if (index >= items.length || requested.current.has(index)) return;
+              requested.current.add(index);
+              detailed(index).then(
+                (suggestion) => {
+                  if (id !== latest.current) return;
+                  setResults((previous) =>
+                    previous.query === text
+                      ? {
+                          ...previous,
+                          suggestions: previous.suggestions.map((item, at) =>
+                            at === index ? suggestion : item,
+                          ),
+                        }
+                      : previous,
+                  );
+                  // Unreachable (offline, say): the page still shows, without its excerpt.
+                },
+                () => requested.current.delete(index),
+              );
+            };
+            requested.current = new Set();
+            for (let index = 0; index < excerptsAtOnce; index += 1) more.current(index);
           }, settleMs);
         }, failed);
     },
-    [baseUrl],
+    [baseUrl, provisional],
   );
 
   // Ctrl+K / ⌘K anywhere focuses the box.
@@ -131,9 +191,12 @@ export default function SearchBox(): ReactNode {
 
   const shown = results.status === 'idle' ? [] : results.suggestions;
 
-  // The option chosen with the arrow keys stays in view when the list scrolls (short screens).
+  // The option chosen with the arrow keys (or the pointer) stays in view when the list scrolls
+  // (short screens), and gets its excerpt if it has none yet.
   useEffect(() => {
-    if (open) document.getElementById(optionId(active))?.scrollIntoView({block: 'nearest'});
+    if (!open) return;
+    document.getElementById(optionId(active))?.scrollIntoView({block: 'nearest'});
+    more.current(active);
   }, [active, open]);
   // The suggestions, then "See all results".
   const optionCount = query.trim() ? shown.length + 1 : 0;
@@ -276,11 +339,13 @@ export default function SearchBox(): ReactNode {
         enterKeyHint="search"
         value={query}
         onChange={(event) => {
+          noteSearchActivity();
           setQuery(event.target.value);
           setOpen(true);
           run(event.target.value);
         }}
         onFocus={() => {
+          noteSearchActivity();
           warmUp();
           setOpen(true);
         }}

@@ -2,24 +2,14 @@
  * The search itself, in its own chunk: loaded when the reader turns to the search box or opens
  * /search, never with a page.
  */
+import {loadPageList, loadPagefind, type PagefindResult, type PagefindResultData} from './pagefind';
 import {
-  highlightParam,
-  loadPageList,
-  loadPagefind,
-  type PagefindResult,
-  type PagefindResultData,
-} from './pagefind';
-import {toPageResult, toSuggestion, type PageResult, type Suggestion} from './results';
-
-/** A page URL that asks the page to mark the searched words (./highlight.ts). */
-export function withHighlight(url: string, query: string): string {
-  const [path, hash] = url.split('#', 2);
-  const params = new URLSearchParams();
-  for (const word of query.toLowerCase().split(/\s+/).filter(Boolean)) {
-    params.append(highlightParam, word);
-  }
-  return `${path}?${params.toString()}${hash ? `#${hash}` : ''}`;
-}
+  toPageResult,
+  toSuggestion,
+  withHighlight,
+  type PageResult,
+  type Suggestion,
+} from './results';
 
 export interface SearchOutcome<T> {
   items: T[];
@@ -72,14 +62,18 @@ function details(results: PagefindResult[], limit: number): Promise<PagefindResu
 }
 
 export interface Suggestions extends SearchOutcome<Suggestion> {
-  /** The same pages, each at its best-matching section with an excerpt (fetches fragments). */
-  detailed(): Promise<Suggestion[]>;
+  /**
+   * The suggestion at `index`, at its page's best-matching section with an excerpt (fetches that
+   * page's fragment, 1 to 12 KB).
+   */
+  detailed(index: number): Promise<Suggestion>;
 }
 
 /**
  * The header box. The pages come at once, named from the page list; their best sections and
  * excerpts follow from `detailed()`, which the box calls once the reader stops typing, so a word
- * typed letter by letter fetches the fragments of the final word's pages only.
+ * typed letter by letter fetches the fragments of the final word's pages only (and of the first
+ * few of them, until the reader moves to the others: ./SearchBox.tsx).
  */
 export async function suggest(
   baseUrl: string,
@@ -105,7 +99,7 @@ export async function suggest(
     items,
     total: results.length,
     sections,
-    detailed: async () => (await details(shown, options.limit)).map(toSuggestion),
+    detailed: async (index) => toSuggestion(await shown[index].data()),
   };
 }
 

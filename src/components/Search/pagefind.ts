@@ -109,6 +109,13 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 export type PageList = Map<string, {url: string; title: string; section: string}>;
 
 const pageLists = new Map<string, () => Promise<PageList>>();
+/** The lists that have arrived, for an answer before Pagefind has started. */
+const loadedPageLists = new Map<string, PageList>();
+
+/** The page list, if it has arrived (`loadPageList` asks for it). */
+export function pageListIfLoaded(baseUrl: string): PageList | undefined {
+  return loadedPageLists.get(baseUrl);
+}
 
 export function loadPageList(baseUrl: string): Promise<PageList> {
   let load = pageLists.get(baseUrl);
@@ -122,7 +129,11 @@ export function loadPageList(baseUrl: string): Promise<PageList> {
       };
       // Pagefind asks for this file only after its entry file: ask now, into the HTTP cache.
       if (list.meta) fetch(`${baseUrl}pagefind/${list.meta}`).catch(() => undefined);
-      return new Map(list.pages.map(([id, url, title, section]) => [id, {url, title, section}]));
+      const pages: PageList = new Map(
+        list.pages.map(([id, url, title, section]) => [id, {url, title, section}]),
+      );
+      loadedPageLists.set(baseUrl, pages);
+      return pages;
     });
     pageLists.set(baseUrl, load);
   }
@@ -144,7 +155,9 @@ const warmFiles = ['wasm.en.pagefind'];
  * the search box as the reader turns to it, before the rest of the search code arrives.
  */
 export function prepare(baseUrl: string): Promise<unknown> {
-  return Promise.all([loadPagefind(baseUrl), loadPageList(baseUrl)]);
+  // The page list first: it is small, and it answers the first keys while Pagefind loads.
+  const list = loadPageList(baseUrl);
+  return Promise.all([list, loadPagefind(baseUrl)]);
 }
 
 /** Imports and starts Pagefind once; a failed start (offline, say) is retried on the next call. */
@@ -153,7 +166,7 @@ export function loadPagefind(baseUrl: string): Promise<Pagefind> {
     for (const file of warmFiles) {
       fetch(`${baseUrl}pagefind/${file}`).catch(() => undefined);
     }
-    const started = (async () => {
+    const starting = (async () => {
       const url = `${baseUrl}pagefind/pagefind.js`;
       const pagefind = (await import(/* webpackIgnore: true */ url)) as Pagefind;
       await pagefind.options({
@@ -168,9 +181,9 @@ export function loadPagefind(baseUrl: string): Promise<Pagefind> {
       await pagefind.init();
       return pagefind;
     })();
-    instance = started;
-    started.catch(() => {
-      if (instance === started) instance = null;
+    instance = starting;
+    starting.catch(() => {
+      if (instance === starting) instance = null;
     });
   }
   return instance;

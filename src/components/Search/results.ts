@@ -2,7 +2,7 @@
  * What the search box and the results page show of a Pagefind result: the page, its best
  * section, and an excerpt with the matched words marked.
  */
-import type {PagefindResultData, PagefindSubResult} from './pagefind';
+import {highlightParam, type PagefindResultData, type PagefindSubResult} from './pagefind';
 
 export interface Suggestion {
   /** The page, or its section (`/pipes#binding-pipes`), with the searched words to highlight. */
@@ -91,4 +91,55 @@ export function searchPageUrl(baseUrl: string, query: string, section?: string):
   const params = new URLSearchParams({q: query});
   if (section) params.set('section', section);
   return `${baseUrl}search?${params.toString()}`;
+}
+
+/** A page URL that asks the page to mark the searched words (./highlight.ts). */
+export function withHighlight(url: string, query: string): string {
+  const [path, hash] = url.split('#', 2);
+  const params = new URLSearchParams();
+  for (const word of query.toLowerCase().split(/\s+/).filter(Boolean)) {
+    params.append(highlightParam, word);
+  }
+  return `${path}?${params.toString()}${hash ? `#${hash}` : ''}`;
+}
+
+const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * The pages whose titles hold every word of the query, the last one as a prefix (the reader is
+ * still typing it): a title that starts with the query first, then shorter titles. What the
+ * search box shows before Pagefind has loaded; empty when no title matches.
+ */
+export function titleMatches(
+  pages: Iterable<{url: string; title: string; section: string}>,
+  query: string,
+  limit: number,
+): Suggestion[] {
+  const typed = words(query);
+  if (typed.length === 0) return [];
+  const last = typed[typed.length - 1];
+  const whole = typed.slice(0, -1);
+  const found: {page: {url: string; title: string; section: string}; rank: number}[] = [];
+  for (const page of pages) {
+    const title = words(page.title);
+    if (!whole.every((word) => title.includes(word))) continue;
+    if (!title.some((word) => word.startsWith(last))) continue;
+    const rank = page.title.toLowerCase().startsWith(typed.join(' ')) ? 0 : 1;
+    found.push({page, rank});
+  }
+  return found
+    .sort(
+      (a, b) =>
+        a.rank - b.rank ||
+        a.page.title.length - b.page.title.length ||
+        // By code unit: the first localeCompare() of a page sets up ICU's collator (~20 ms).
+        (a.page.title < b.page.title ? -1 : a.page.title > b.page.title ? 1 : 0),
+    )
+    .slice(0, limit)
+    .map(({page}) => ({
+      url: withHighlight(page.url, query),
+      title: page.title,
+      section: page.section,
+      excerpt: '',
+    }));
 }
