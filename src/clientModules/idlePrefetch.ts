@@ -5,11 +5,13 @@
  * main-thread work on a phone, right while the page becomes interactive (measured with
  * `npm run bench`). This queues those prefetches and runs them in idle time, a few at a
  * time, so the page stays responsive; hover and touch (which preload at once) are
- * untouched. Installed on the first route render, before any link reports its visibility.
+ * untouched. While the reader searches, the queue waits (../components/Search/activity.ts).
+ * Installed on the first route render, before any link reports its visibility.
  * Links read `window.docusaurus.prefetch` at call time (@docusaurus/core Link), which is
  * what this relies on; tests/e2e/foundation.spec.ts checks that prefetching still happens.
  */
 import type {ClientModule} from '@docusaurus/types';
+import {searchInUse} from '../components/Search/activity';
 
 type Prefetch = (routePath: string) => false | Promise<void[]>;
 
@@ -24,18 +26,29 @@ let installed = false;
  */
 export const SLICE_MS = 8;
 
+/** How long the queue waits before it looks again while the reader searches. */
+export const SEARCH_WAIT_MS = 1000;
+
 /**
  * Wraps `prefetch` so that calls are queued and run while the browser is idle, in slices of
- * at most `SLICE_MS` (by the clock `now`).
+ * at most `SLICE_MS` (by the clock `now`). While `held()` (the reader is searching: on a slow
+ * connection the search's own files must not share it), nothing runs; the queue looks again
+ * `SEARCH_WAIT_MS` later (through `later`).
  */
 export function idleQueue(
   prefetch: Prefetch,
   idle: (run: (deadline: {timeRemaining: () => number}) => void) => void,
   now: () => number = () => performance.now(),
+  held: () => boolean = () => false,
+  later: (run: () => void, ms: number) => void = (run, ms) => void window.setTimeout(run, ms),
 ): Prefetch {
   const queue: string[] = [];
   let scheduled = false;
   const drain = (deadline: {timeRemaining: () => number}) => {
+    if (held()) {
+      later(() => idle(drain), SEARCH_WAIT_MS);
+      return;
+    }
     const start = now();
     while (queue.length > 0 && deadline.timeRemaining() > 4 && now() - start < SLICE_MS) {
       void prefetch(queue.shift() as string);
@@ -61,8 +74,11 @@ const clientModule: ClientModule = {
     const original = window.docusaurus;
     window.docusaurus = {
       ...original,
-      prefetch: idleQueue(original.prefetch, (run) =>
-        window.requestIdleCallback(run, {timeout: 5000}),
+      prefetch: idleQueue(
+        original.prefetch,
+        (run) => window.requestIdleCallback(run, {timeout: 5000}),
+        undefined,
+        searchInUse,
       ),
     };
   },

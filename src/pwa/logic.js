@@ -268,3 +268,31 @@ export function registrationDue(
   if (sinceLoad < limits.earliest || inputQuietFor < limits.quiet) return false;
   return quietFor >= limits.quiet || sinceLoad >= limits.latest;
 }
+
+/**
+ * A search in the page asks an installing worker to hold its file fetches: the page sends
+ * `{type: yieldMessage, ms}` as the reader focuses the box and types (src/pwa/register.ts, at
+ * most every `yieldEveryMs`), and the install fetches nothing more until `ms` after the last one
+ * (the file in flight finishes). The worker's listener is attached with our code, a moment after
+ * its script starts, so its first fetch waits `yieldGraceMs` for a message that may be on its
+ * way. At most `yieldCapMs` in all per install, so an install always ends.
+ */
+export const yieldMessage = 'NEST_YIELD';
+export const yieldMs = 3000;
+export const yieldEveryMs = 250;
+export const yieldGraceMs = 500;
+export const yieldCapMs = 30_000;
+
+/**
+ * How long an installing worker waits before its next fetch.
+ *
+ * @param {number} now
+ * @param {number} until the end of the last yield asked for, or of the grace period
+ * @param {number} waited how long this install has waited so far
+ * @param {number} [cap]
+ * @returns {number} milliseconds (0: fetch now)
+ */
+export function installPause(now, until, waited, cap = yieldCapMs) {
+  if (now >= until || waited >= cap) return 0;
+  return Math.min(until - now, cap - waited);
+}

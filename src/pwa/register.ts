@@ -12,7 +12,9 @@
  */
 import type {ClientModule} from '@docusaurus/types';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
-import {registrationDue} from './logic';
+import {searchActivityEvent, searchInUse} from '../components/Search/activity';
+import {registrationDue, yieldEveryMs} from './logic';
+import {askToYield} from './yield';
 
 function registerWhenQuiet(): void {
   // Not at the first idle moment after `load`: see `registrationDue`. The reader's input counts
@@ -34,12 +36,11 @@ function registerWhenQuiet(): void {
       count = current;
       quietSince = now;
     }
-    // A focused search box is a search in progress, typing or not.
-    if (document.activeElement?.closest('[data-search-box]')) inputSince = now;
+    // A search in progress (the box focused, typing or not) is the reader's activity too.
+    if (searchInUse(now)) inputSince = now;
     return registrationDue(now - loaded, now - quietSince, undefined, now - inputSince);
   };
-  const readerActive = () =>
-    !!document.activeElement?.closest('[data-search-box]') || performance.now() - inputSince < 2000;
+  const readerActive = () => searchInUse() || performance.now() - inputSince < 2000;
   const whenIdle = (callback: () => void) => {
     if ('requestIdleCallback' in window) window.requestIdleCallback(callback, {timeout: 10_000});
     else callback();
@@ -77,7 +78,26 @@ function registerWhenQuiet(): void {
   window.setTimeout(check, 1000);
 }
 
+/**
+ * A worker that is installing (this page's first, or a new build's) when the reader searches
+ * holds its downloads until the search is over (src/pwa/sw.js). Asked again as the reader types
+ * (a message that reaches the worker before its listener is attached is lost).
+ */
+function yieldInstallsToSearch(): void {
+  let asked = Number.NEGATIVE_INFINITY;
+  window.addEventListener(searchActivityEvent, () => {
+    const now = performance.now();
+    if (now - asked < yieldEveryMs) return;
+    asked = now;
+    navigator.serviceWorker
+      .getRegistration()
+      .then((registration) => askToYield(registration?.installing))
+      .catch(() => undefined);
+  });
+}
+
 if (ExecutionEnvironment.canUseDOM && 'serviceWorker' in navigator) {
+  yieldInstallsToSearch();
   if (document.readyState === 'complete') registerWhenQuiet();
   else window.addEventListener('load', registerWhenQuiet, {once: true});
 }

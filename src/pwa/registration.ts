@@ -8,6 +8,8 @@
 import React from 'react';
 import {createRoot, type Root} from 'react-dom/client';
 import {Workbox} from 'workbox-window';
+import {searchInUse} from '../components/Search/activity';
+import {askToYield} from './yield';
 
 /** The worker's URL, with the parameters plugin-pwa's sw.js reads (offline mode always on). */
 export function serviceWorkerUrl(base: string): string {
@@ -56,6 +58,8 @@ export async function registerServiceWorker(): Promise<ServiceWorkerRegistration
   wb.addEventListener('waiting', () => void prompt());
   const firstVisit = !navigator.serviceWorker.controller;
   const registration = await wb.register();
+  // The reader turned to search while the worker's script was on its way: its install waits.
+  if (searchInUse()) askToYield(registration?.installing);
   if (firstVisit) {
     // This page and its files loaded before the worker existed: have it keep them too.
     const ready = await navigator.serviceWorker.ready;

@@ -19,6 +19,7 @@ import {cacheNames} from 'workbox-core';
 import {
   cacheKey,
   fillOfflinePage,
+  installPause,
   offlineLinks,
   offlineRoute,
   pageTitle,
@@ -26,6 +27,8 @@ import {
   requestKind,
   runtimeCache,
   saveHeader,
+  yieldGraceMs,
+  yieldMessage,
 } from './logic';
 
 /** How long a page may take from the network before its cached copy is shown instead. */
@@ -135,7 +138,40 @@ async function saveUrls(urls) {
   }
 }
 
+/**
+ * While installing, the worker's fetches (plugin-pwa's precache, one file at a time) wait as long
+ * as a search in the page asks it to yield (`yieldMessage`, see `installPause` in ./logic.js): on
+ * a slow connection the app shell would otherwise share it with the search's index.
+ * workbox-precaching calls the global `fetch`, replaced here before the plugin adds its install
+ * listener. Only while installing: the first install (no active worker yet), or a new build's
+ * worker (`self.serviceWorker.state`, where the browser has it); an active worker restarted by
+ * the browser never waits.
+ */
+function yieldingInstall() {
+  const installing = () => !self.registration.active || self.serviceWorker?.state === 'installing';
+  let until = Date.now() + yieldGraceMs;
+  let waited = 0;
+  const networkFetch = self.fetch.bind(self);
+  self.fetch = async (input, init) => {
+    if (installing()) {
+      let pause = installPause(Date.now(), until, waited);
+      while (pause > 0) {
+        waited += pause;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        pause = installPause(Date.now(), until, waited);
+      }
+    }
+    return networkFetch(input, init);
+  };
+  self.addEventListener('message', (event) => {
+    if (event.data?.type === yieldMessage && typeof event.data.ms === 'number') {
+      until = Math.max(until, Date.now() + Math.min(event.data.ms, 10_000));
+    }
+  });
+}
+
 export default function offlineWorker() {
+  yieldingInstall();
   self.addEventListener('fetch', (event) => {
     const {request} = event;
     if (request.method !== 'GET' || request.headers.has(saveHeader)) return;

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {idleQueue, SLICE_MS} from '../../src/clientModules/idlePrefetch';
+import {idleQueue, SEARCH_WAIT_MS, SLICE_MS} from '../../src/clientModules/idlePrefetch';
 
 describe('idleQueue', () => {
   it('defers prefetches to idle time and runs them while time remains', () => {
@@ -58,5 +58,40 @@ describe('idleQueue slices', () => {
     pending.shift()!({timeRemaining: () => 50});
     expect(done).toEqual(['/a', '/b', '/c', '/d', '/e']);
     expect(pending).toHaveLength(0);
+  });
+});
+
+describe('idleQueue while the reader searches', () => {
+  it('runs nothing while held, looks again later, and drains once released', () => {
+    const done: string[] = [];
+    const idleRuns: ((deadline: {timeRemaining: () => number}) => void)[] = [];
+    const timers: {run: () => void; ms: number}[] = [];
+    let searching = true;
+    const prefetch = idleQueue(
+      (path) => {
+        done.push(path);
+        return false;
+      },
+      (run) => idleRuns.push(run),
+      () => 0,
+      () => searching,
+      (run, ms) => timers.push({run, ms}),
+    );
+    prefetch('/a');
+    prefetch('/b');
+    idleRuns.shift()!({timeRemaining: () => 50});
+    expect(done).toEqual([]);
+    expect(timers.map(({ms}) => ms)).toEqual([SEARCH_WAIT_MS]);
+    // Still searching a second later: wait again.
+    timers.shift()!.run();
+    idleRuns.shift()!({timeRemaining: () => 50});
+    expect(done).toEqual([]);
+    expect(timers).toHaveLength(1);
+    // The search is over: the queue drains in the next idle period.
+    searching = false;
+    timers.shift()!.run();
+    idleRuns.shift()!({timeRemaining: () => 50});
+    expect(done).toEqual(['/a', '/b']);
+    expect(timers).toHaveLength(0);
   });
 });

@@ -9,6 +9,7 @@ import {
   filesToSave,
   fillOfflinePage,
   formatBytes,
+  installPause,
   isShellFile,
   offlineLinks,
   pageTitle,
@@ -17,6 +18,7 @@ import {
   registrationDue,
   requestKind,
   urlsToSave,
+  yieldCapMs,
 } from '../../src/pwa/logic';
 import {
   cachingRules,
@@ -25,6 +27,20 @@ import {
   renderHtaccess,
   hostingModel,
 } from '../../src/node/hosting';
+
+describe('installPause (an installing worker yields to a search)', () => {
+  it('fetches at once when no search asked it to wait', () => {
+    expect(installPause(1000, 0, 0)).toBe(0);
+  });
+  it('waits until the yield asked for is over', () => {
+    expect(installPause(1000, 4000, 0)).toBe(3000);
+    expect(installPause(4000, 4000, 3000)).toBe(0);
+  });
+  it('never waits more than the cap in one install, so it always ends', () => {
+    expect(installPause(1000, 100_000, yieldCapMs - 500)).toBe(500);
+    expect(installPause(1000, 100_000, yieldCapMs)).toBe(0);
+  });
+});
 
 describe('registrationDue', () => {
   it('waits until the page has loaded a while and requested nothing for a while', () => {
