@@ -22,7 +22,8 @@
  *    the bytes the server sent for it.
  *
  * Options: --runs N (default 3), --variants first-party,defaults, --pages /,/controllers,
- * --no-build (reuse the builds from the previous run), --search-only (no Lighthouse).
+ * --no-build (reuse the builds from the previous run), --search-only (no Lighthouse),
+ * --search 'one word at 4 s,three words' (only these search-cold queries).
  * Lighthouse and the server live in tools/bench (own package.json, installed on first use).
  */
 import {spawn, spawnSync} from 'node:child_process';
@@ -54,8 +55,16 @@ const variants = (option('variants') ?? 'first-party,defaults').split(',');
 const pages = (option('pages') ?? '/,/controllers,/techniques/queues').split(',');
 const build = !process.argv.includes('--no-build');
 const searchOnly = process.argv.includes('--search-only');
-/** The search-cold queries: what a reader types, and the lead from the tap to the first key. */
+/**
+ * The search-cold queries: what a reader types, the lead from the tap to the first key, and when
+ * (ms after the page's load event; none: once the page's own requests are over). The one-word
+ * query at 1.5 s, 4 s and 15 s is the reader who searches while the page still settles (and the
+ * offline worker may be installing), and long after.
+ */
 const searchQueries = [
+  {name: 'one word at 1.5 s', query: 'ParseIntPipe', leadMs: 300, atMs: 1500},
+  {name: 'one word at 4 s', query: 'ParseIntPipe', leadMs: 300, atMs: 4000},
+  {name: 'one word at 15 s', query: 'ParseIntPipe', leadMs: 300, atMs: 15000},
   {name: 'one word', query: 'ParseIntPipe', leadMs: 300},
   {name: 'one word, no lead', query: 'ParseIntPipe', leadMs: 0},
   {name: 'three words', query: 'validate query params', leadMs: 300},
@@ -179,14 +188,18 @@ async function serve(dir) {
   const assets = sirv(dir, {extensions: ['html'], etag: true, maxAge: 31536000, immutable: false});
   const notFound = readFileSync(join(dir, '404.html'));
   /** @type {import('./search-bench.mjs').ByteCounter} */
-  const counter = {bytes: 0, urls: []};
+  const counter = {bytes: 0, urls: [], sizes: new Map()};
   const server = createServer((req, res) => {
     // Count what reaches the socket: wrapped before `compression` wraps these in turn.
     const {write, end} = res;
     /** @param {unknown} chunk */
     const count = (chunk) => {
-      if (typeof chunk === 'string') counter.bytes += Buffer.byteLength(chunk);
-      else if (chunk instanceof Uint8Array) counter.bytes += chunk.byteLength;
+      let bytes = 0;
+      if (typeof chunk === 'string') bytes = Buffer.byteLength(chunk);
+      else if (chunk instanceof Uint8Array) bytes = chunk.byteLength;
+      counter.bytes += bytes;
+      const url = req.url ?? '';
+      counter.sizes.set(url, (counter.sizes.get(url) ?? 0) + bytes);
     };
     res.write = /** @type {typeof res.write} */ (
       /** @type {unknown} */ (
@@ -417,7 +430,7 @@ function checkBudgets(results, buildFigures, search) {
 }
 
 /**
- * @typedef {{query: string, leadMs: number, firstMs: number, firstKiB: number, settledMs: number, settledKiB: number, requests: number}} SearchRun
+ * @typedef {{query: string, leadMs: number, firstMs: number, firstKiB: number, wordMs: number, settledMs: number, settledKiB: number, searchKiB: number, otherKiB: number, requests: number}} SearchRun
  * @param {Record<string, SearchRun>} search
  */
 function searchTable(search) {
@@ -428,13 +441,14 @@ function searchTable(search) {
       `${network.downloadKbps / 1000} Mbit/s down, ${network.cpuSlowdown}x CPU, cold cache)`,
   );
   console.log(
-    'query                                    lead ms  first ms  first KiB  settled ms  settled KiB  reqs',
+    'query                                          lead ms  first ms  first KiB  word ms  settled ms  settled KiB  search KiB  other KiB  reqs',
   );
   for (const [name, run] of entries) {
     console.log(
-      `${`${name}: "${run.query}"`.padEnd(40)}${fixed(run.leadMs).padStart(8)}${fixed(run.firstMs).padStart(10)}` +
-        `${fixed(run.firstKiB, 1).padStart(11)}${fixed(run.settledMs).padStart(12)}` +
-        `${fixed(run.settledKiB, 1).padStart(13)}${fixed(run.requests).padStart(6)}`,
+      `${`${name}: "${run.query}"`.padEnd(46)}${fixed(run.leadMs).padStart(9)}${fixed(run.firstMs).padStart(10)}` +
+        `${fixed(run.firstKiB, 1).padStart(11)}${fixed(run.wordMs).padStart(9)}${fixed(run.settledMs).padStart(12)}` +
+        `${fixed(run.settledKiB, 1).padStart(13)}${fixed(run.searchKiB, 1).padStart(12)}` +
+        `${fixed(run.otherKiB, 1).padStart(11)}${fixed(run.requests).padStart(6)}`,
     );
   }
 }
@@ -491,11 +505,13 @@ async function main() {
         }
       }
       if (variant === 'first-party') {
-        for (const {name, query, leadMs} of searchQueries) {
+        const only = option('search')?.split(',');
+        for (const {name, query, leadMs, atMs} of searchQueries) {
+          if (only && !only.includes(name)) continue;
           /** @type {Omit<SearchRun, 'query' | 'leadMs'>[]} */
           const list = [];
           for (let run = 0; run < runs; run += 1) {
-            list.push(await searchCold(server.origin, server.counter, {query, leadMs}));
+            list.push(await searchCold(server.origin, server.counter, {query, leadMs, atMs}));
           }
           const medians = Object.fromEntries(
             Object.keys(list[0]).map((key) => [
