@@ -2,30 +2,30 @@ import type {Config, LoadContext} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import {themes as prismThemes} from 'prism-react-renderer';
 import {links} from './src/data/links';
-import {noindexMarker} from './src/data/redirects';
-import {withContrast} from './src/node/prismContrast';
-import {variableTheme} from './src/node/prismVariables';
-import {emittedRedirects} from './src/node/redirects';
-import {searchConfig} from './src/node/search';
-import {ssrTemplate} from './src/node/ssrTemplate';
-import deferLibraries from './src/plugins/deferLibraries';
-import fontFallbacks from './src/plugins/fontFallbacks';
-import hostingPlugin from './src/plugins/hosting';
-import markdownTwinsPlugin from './src/plugins/markdownTwins';
-import redirectsPlugin from './src/plugins/redirects';
-import requireDescriptions from './src/plugins/requireDescriptions';
-import slimDocsVersion from './src/plugins/slimDocsVersion';
-import slimSiteConfig from './src/plugins/slimSiteConfig';
-import tslibHelpers from './src/plugins/tslibHelpers';
-import prefetchOnce from './src/plugins/prefetchOnce';
-import sourcePatches from './src/plugins/sourcePatches';
-import sourceMaps from './src/plugins/sourceMaps';
-import offlinePlugin from './src/plugins/offline';
-import {pwaOptions} from './src/pwa/options';
-import codePair from './src/remark/codePair';
-import focusableTables from './src/remark/focusableTables';
-import headingOrder from './src/remark/headingOrder';
-import monospaceFontPreload from './src/remark/monospaceFontPreload';
+import {noindexMarker} from './src/features/redirects/redirects';
+import {withContrast} from './src/features/code/node/prismContrast';
+import {variableTheme} from './src/features/code/node/prismVariables';
+import {emittedRedirects} from './src/features/redirects/node/emitted';
+import {searchConfig} from './src/features/search/node/searchConfig';
+import {ssrTemplate} from './src/features/bundle/node/ssrTemplate';
+import deferLibraries from './src/features/code/plugin';
+import fontFallbacks from './src/features/fonts/plugin';
+import hostingPlugin from './src/features/hosting/plugin';
+import markdownTwinsPlugin from './src/features/markdown-twins/plugin';
+import redirectsPlugin from './src/features/redirects/plugin';
+import requireDescriptions from './src/features/markdown/plugin';
+import slimDocsVersion from './src/features/bundle/node/slimDocsVersion';
+import slimSiteConfig from './src/features/bundle/node/slimSiteConfig';
+import tslibHelpers from './src/features/bundle/node/tslibHelpers';
+import prefetchOnce from './src/features/bundle/node/prefetchOnce';
+import sourcePatches from './src/features/bundle/node/sourcePatches';
+import sourceMaps from './src/features/bundle/node/sourceMaps';
+import offlinePlugin from './src/features/offline/plugin';
+import {pwaOptions} from './src/features/offline/node/pwaOptions';
+import codePair from './src/features/code/node/remarkCodePair';
+import focusableTables from './src/features/markdown/node/remarkFocusableTables';
+import headingOrder from './src/features/markdown/node/remarkHeadingOrder';
+import monospaceFontPreload from './src/features/code/node/remarkMonospaceFontPreload';
 
 const siteTitle = 'NestJS - A progressive Node.js framework';
 // Pagefind by default, Algolia DocSearch when its keys are set (see src/node/search.ts).
@@ -74,9 +74,9 @@ const config = {
   ssrTemplate,
 
   clientModules: [
-    './src/clientModules/pageFade.ts',
-    './src/clientModules/idlePrefetch.ts',
-    './src/clientModules/tocFollow.ts',
+    './src/features/shell/client/pageFade.ts',
+    './src/features/bundle/client/idlePrefetch.ts',
+    './src/features/shell/client/tocFollow.ts',
   ],
 
   headTags: [
@@ -132,7 +132,7 @@ const config = {
         },
         blog: false,
         theme: {
-          customCss: './src/css/custom.css',
+          customCss: './src/features/shell/client/custom.css',
         },
         sitemap: {
           ignorePatterns: ['/consulting', '/search', '/offline'],

@@ -14,6 +14,7 @@ export default tseslint.config(
       'test-results/',
       'playwright-report/',
       'tests/unit/fixtures/',
+      'src/features/**/fixtures/',
       'tools/behaviour/.run/',
     ],
   },

@@ -27,7 +27,7 @@ import remarkParse from 'remark-parse';
 import ts from 'typescript';
 import {unified} from 'unified';
 import {visit} from 'unist-util-visit';
-import {markerLanguage, parseFence} from '../src/remark/markers.mjs';
+import {markerLanguage, parseFence} from '../src/features/markdown/markers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 

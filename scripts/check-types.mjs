@@ -38,7 +38,7 @@ import {createRequire} from 'node:module';
 import {dirname, join, posix, relative, resolve, sep} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import ts from 'typescript';
-import {markerLanguage, parseFence} from '../src/remark/markers.mjs';
+import {markerLanguage, parseFence} from '../src/features/markdown/markers.mjs';
 import {findFences} from './check-samples.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,9 +1,9 @@
 import {expect, test} from './fixtures';
 import sidebars from '../../sidebars';
 import {links} from '../../src/data/links';
-import {noindexMarker, redirects, stopgapRedirects} from '../../src/data/redirects';
-import {docExists} from '../../src/node/docs';
-import {emittedRedirects} from '../../src/node/redirects';
+import {noindexMarker, redirects, stopgapRedirects} from '../../src/features/redirects/redirects';
+import {docExists} from '../../src/features/shell/node/docs';
+import {emittedRedirects} from '../../src/features/redirects/node/emitted';
 import {collectPageErrors, siteTitle} from './helpers';
 
 // Every sitemap URL's h1, title and lack of page errors: the sweep of every page (pages.spec.ts).
