@@ -10,9 +10,8 @@ import {searchConfig} from './src/features/search/node/searchConfig';
 import {ssrTemplate} from './src/features/bundle/node/ssrTemplate';
 import deferLibraries from './src/features/code/plugin';
 import fontFallbacks from './src/features/fonts/plugin';
-import hostingPlugin from './src/features/hosting/plugin';
 import markdownTwinsPlugin from './src/features/markdown-twins/plugin';
-import redirectsPlugin from './src/features/redirects/plugin';
+import pipelinePlugin from './src/features/pipeline/plugin';
 import requireDescriptions from './src/features/markdown/plugin';
 import slimDocsVersion from './src/features/bundle/node/slimDocsVersion';
 import slimSiteConfig from './src/features/bundle/node/slimSiteConfig';
@@ -20,7 +19,6 @@ import tslibHelpers from './src/features/bundle/node/tslibHelpers';
 import prefetchOnce from './src/features/bundle/node/prefetchOnce';
 import sourcePatches from './src/features/bundle/node/sourcePatches';
 import sourceMaps from './src/features/bundle/node/sourceMaps';
-import offlinePlugin from './src/features/offline/plugin';
 import {pwaOptions} from './src/features/offline/node/pwaOptions';
 import codePair from './src/features/code/node/remarkCodePair';
 import focusableTables from './src/features/markdown/node/remarkFocusableTables';
@@ -34,8 +32,8 @@ const search = searchConfig(process.env);
 /** Light and dark code colours behind one variable-based Prism theme. */
 const prism = variableTheme(withContrast(prismThemes.github), withContrast(prismThemes.dracula));
 
-/** The Markdown twins and llms.txt (src/plugins/markdownTwins.ts), created with the site. */
-let markdownTwins: ReturnType<typeof markdownTwinsPlugin> | undefined;
+/** The legacy URLs whose new page exists: fallback pages and host rules (src/features/redirects). */
+const redirects = emittedRedirects();
 
 const config = {
   title: siteTitle,
@@ -152,23 +150,23 @@ const config = {
     prefetchOnce,
     sourcePatches,
     sourceMaps,
+    // After the build, in order: redirect pages, Markdown twins, search index, offline list,
+    // hosting files (src/features/pipeline).
     (context: LoadContext) =>
-      redirectsPlugin(context, {redirects: emittedRedirects(), noindexMarker}),
-    // /controllers.md (every page's Markdown), /llms.txt, /llms-full.txt (see the file).
-    (context: LoadContext) => (markdownTwins = markdownTwinsPlugin(context)),
-    // _redirects, _headers, .htaccess and nginx.conf next to the build (see the file).
-    (context: LoadContext) =>
-      hostingPlugin(context, {
-        typedFiles: () => markdownTwins?.files() ?? [],
-        redirects: emittedRedirects(),
-        enterpriseUrl: links.enterprise,
-        // Netlify sets NETLIFY=true in its builds: only there are the redirects forced.
-        forceRedirects: process.env.NETLIFY === 'true',
+      pipelinePlugin(context, {
+        redirects: {redirects, noindexMarker},
+        hosting: {
+          redirects,
+          enterpriseUrl: links.enterprise,
+          // Netlify sets NETLIFY=true in its builds: only there are the redirects forced.
+          forceRedirects: process.env.NETLIFY === 'true',
+        },
       }),
+    // `docusaurus start` serves /controllers.md and llms.txt too (the build writes them above).
+    markdownTwinsPlugin,
     ...search.plugins,
-    // Offline reading: manifest, service worker, "Save all docs" list (README "Offline reading").
+    // Offline reading: manifest, service worker (README "Offline reading").
     ['@docusaurus/plugin-pwa', pwaOptions],
-    () => offlinePlugin({pagefind: !search.algolia}),
   ],
 
   themeConfig: {

@@ -1,7 +1,7 @@
 import {mkdtemp, mkdir, readFile, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import type {LoadContext, Plugin} from '@docusaurus/types';
+import type {LoadContext} from '@docusaurus/types';
 import {describe, expect, it} from 'vitest';
 import {links} from '../../data/links';
 import {
@@ -22,7 +22,8 @@ import {
   type HostingFeatures,
   type InlineHashes,
 } from './node/hosting';
-import hostingPlugin, {featuresOf, routeOfFile} from './plugin';
+import {featuresOf, hostingStep} from './node/step';
+import {noArtifacts, type BuildData} from '../pipeline/node/steps';
 
 // Computed independently: printf '%s' 'alert(1)' | openssl dgst -sha256 -binary | base64
 const alertHash = "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='";
@@ -260,14 +261,7 @@ describe('hosting files', () => {
   });
 });
 
-describe('hosting plugin', () => {
-  it('maps page files to routes', () => {
-    expect(routeOfFile('index.html')).toBe('/');
-    expect(routeOfFile('404.html')).toBe('/404.html');
-    expect(routeOfFile('controllers.html')).toBe('/controllers');
-    expect(routeOfFile(join('techniques', 'caching.html'))).toBe('/techniques/caching');
-  });
-
+describe('hosting step', () => {
   it('writes the four files from the pages of the build, not the redirect fallbacks', async () => {
     const outDir = await mkdtemp(join(tmpdir(), 'hosting-'));
     await mkdir(join(outDir, 'components'));
@@ -277,15 +271,13 @@ describe('hosting plugin', () => {
       "<html><script>window.location.href = '/providers';</script></html>",
     );
     const context = {baseUrl: '/'} as LoadContext;
-    const plugin = hostingPlugin(context, {
+    const step = hostingStep(context, {
       redirects: [{from: '/components', to: '/providers'}],
       enterpriseUrl: links.enterprise,
       forceRedirects: false,
-    }) as Plugin;
+    });
     const siteConfig = {customFields: {adsEnabled: false}, themeConfig: {}};
-    await plugin.postBuild?.({outDir, siteConfig} as unknown as Parameters<
-      NonNullable<Plugin['postBuild']>
-    >[0]);
+    await step.run({outDir, siteConfig} as unknown as BuildData, noArtifacts);
     const headers = await readFile(join(outDir, '_headers'), 'utf8');
     const csp = /Content-Security-Policy: (.*)/.exec(headers)?.[1] ?? '';
     expect(directives(csp).get('script-src')).toEqual([
@@ -307,6 +299,6 @@ describe('hosting plugin', () => {
 
   it('refuses a site outside the root of its domain', () => {
     const options = {redirects: [], enterpriseUrl: links.enterprise, forceRedirects: false};
-    expect(() => hostingPlugin({baseUrl: '/docs/'} as LoadContext, options)).toThrow(/baseUrl/);
+    expect(() => hostingStep({baseUrl: '/docs/'} as LoadContext, options)).toThrow(/baseUrl/);
   });
 });

@@ -25,7 +25,7 @@ import {
   type MenuItem,
   type TwinPage,
 } from './node/markdownTwins';
-import {llmsSummary, pageComponents, pageScope} from './plugin';
+import {llmsSummary, pageComponents, pageScope} from './node/site';
 import {inspectMarkdownBuild, prose} from '../../../scripts/check-markdown-build.mjs';
 
 const fixtures = resolve('src/features/markdown-twins/fixtures');

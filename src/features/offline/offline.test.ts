@@ -270,7 +270,7 @@ describe('the size "Save all docs" announces', () => {
     const {mkdtempSync, mkdirSync, writeFileSync} = await import('node:fs');
     const {tmpdir} = await import('node:os');
     const {join} = await import('node:path');
-    const {saveListBytes} = await import('./plugin');
+    const {saveListBytes} = await import('./node/step');
     const dir = mkdtempSync(join(tmpdir(), 'offline-bytes-'));
     writeFileSync(join(dir, 'index.html'), 'x'.repeat(10));
     writeFileSync(join(dir, 'pipes.html'), 'x'.repeat(20));

@@ -6,7 +6,7 @@ import {describe, expect, it} from 'vitest';
 import {redirects, stopgapRedirects} from './redirects';
 import {docExists} from '../shell/node/docs';
 import {emittedRedirects} from './node/emitted';
-import {addNoindex, markNoindex} from './plugin';
+import {addNoindex, markNoindex} from './node/noindex';
 
 describe('redirects', () => {
   it('each legacy target is a menu route (written or pending)', () => {

@@ -4,7 +4,8 @@ import {join} from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {describe, expect, it} from 'vitest';
 import {defaultAlgoliaIndexName, searchConfig} from './node/searchConfig';
-import pagefindPlugin, {readFragment, routeOf, writePageList} from './plugin';
+import pagefindPlugin from './plugin';
+import {readFragment, writePageList} from './node/pagefindIndex';
 import {withHighlight} from './client/engine';
 import type {PagefindResultData, PagefindSubResult} from './client/pagefind';
 import {
@@ -59,14 +60,6 @@ describe('searchConfig', () => {
 });
 
 describe('pagefind plugin', () => {
-  it('indexes each built page under the route it is served at', () => {
-    expect(routeOf('index.html')).toBe('/');
-    expect(routeOf('controllers.html')).toBe('/controllers');
-    expect(routeOf(join('techniques', 'queues.html'))).toBe('/techniques/queues');
-    expect(routeOf(join('faq', 'index.html'))).toBe('/faq');
-    expect(routeOf('pipes.html', '/docs/')).toBe('/docs/pipes');
-  });
-
   it('writes the page list from the fragments, with the metadata file to fetch early', async () => {
     const bundle = mkdtempSync(join(tmpdir(), 'pagefind-'));
     mkdirSync(join(bundle, 'fragment'));

@@ -10,6 +10,7 @@
  */
 import {createHash} from 'node:crypto';
 import {links} from '../../../data/links';
+import type {TypedFile} from '../../pipeline/node/steps';
 import type {Redirect} from '../../redirects/redirects';
 
 /** The parts of the build that reach beyond the site's own origin. */
@@ -228,11 +229,7 @@ export interface HostingModel {
   readonly typedFiles: readonly TypedFile[];
 }
 
-/** A generated file, by its path under the site, and its `Content-Type`. */
-export interface TypedFile {
-  readonly path: string;
-  readonly contentType: string;
-}
+export type {TypedFile} from '../../pipeline/node/steps';
 
 export interface HostingInput {
   readonly features: HostingFeatures;

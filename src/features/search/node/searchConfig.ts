@@ -9,7 +9,7 @@
  *   Pagefind plugin is left out (no index, no `/search` route of ours). Exactly one of the two is
  *   ever in a build.
  */
-import type {PluginConfig} from '@docusaurus/types';
+import type {DocusaurusConfig, PluginConfig} from '@docusaurus/types';
 import type {ThemeConfig} from '@docusaurus/preset-classic';
 import pagefindPlugin from '../plugin';
 
@@ -44,4 +44,10 @@ export function searchConfig(env: NodeJS.ProcessEnv): SearchConfig {
     };
   }
   return {plugins: [pagefindPlugin]};
+}
+
+/** The Algolia app of a built site's DocSearch (`themeConfig.algolia.appId`); none with Pagefind. */
+export function algoliaAppIdOf(siteConfig: DocusaurusConfig): string | undefined {
+  const algolia = (siteConfig.themeConfig as {algolia?: {appId?: unknown}}).algolia;
+  return typeof algolia?.appId === 'string' ? algolia.appId : undefined;
 }

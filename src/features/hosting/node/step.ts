@@ -1,18 +1,22 @@
 /**
- * Production hosting files, written next to the build after it (see src/node/hosting.ts):
+ * The build pipeline's last step (src/features/pipeline): the production hosting files, written
+ * next to the build (see ./hosting.ts):
  * `_redirects` and `_headers` (Netlify, Cloudflare Pages), `.htaccess` (Apache) and `nginx.conf`
  * (a snippet for nginx), all from one model, so every host serves the same 301s, caching and
  * security headers.
  *
  * The Content-Security-Policy allows the inline code of the pages by hash, so it is computed from
  * the generated HTML here rather than written by hand: a change to an inline script (the theme
- * script, the code-pair script, the bundle loader of src/node/ssrTemplate.ts) changes its hash
+ * script, the code-pair script, the bundle loader of src/features/bundle/node/ssrTemplate.ts) changes its hash
  * in the next build, never silently breaks the page.
  */
-import {readdir, readFile, writeFile} from 'node:fs/promises';
-import {join, sep} from 'node:path';
-import type {LoadContext, Plugin} from '@docusaurus/types';
-import type {Redirect} from '../redirects/redirects';
+import {readFile, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import type {DocusaurusConfig, LoadContext} from '@docusaurus/types';
+import {htmlFiles} from '../../pipeline/node/pages';
+import type {Step} from '../../pipeline/node/steps';
+import type {Redirect} from '../../redirects/redirects';
+import {algoliaAppIdOf} from '../../search/node/searchConfig';
 import {
   hostingModel,
   inlineHashes,
@@ -23,49 +27,33 @@ import {
   renderRedirects,
   type HostingFeatures,
   type InlineHashes,
-  type TypedFile,
-} from './node/hosting';
+} from './hosting';
 
-export interface HostingPluginOptions {
+export interface HostingOptions {
   readonly redirects: readonly Redirect[];
   /** Where `/consulting` leaves for. */
   readonly enterpriseUrl: string;
   /** Force the redirects in `_redirects` (`301!`): set for Netlify builds (`NETLIFY=true`). */
   readonly forceRedirects: boolean;
-  /**
-   * Generated text files and their types (the Markdown twins, llms.txt: src/plugins/markdownTwins.ts),
-   * asked for after the build: they are written by another plugin's `postBuild`, at the same time.
-   */
-  readonly typedFiles?: () => readonly TypedFile[];
 }
 
 /** Cloudflare Pages ignores `_headers` lines longer than this. */
 export const maxHeaderLine = 2000;
 
 /**
- * A Docusaurus page, as opposed to the redirect fallback pages that plugin-client-redirects
- * writes during `postBuild`. Plugins' `postBuild` hooks run concurrently, so those may be half
- * written when this one reads; they are never served where these files apply (the redirects
- * answer first), and their inline script is only a fallback to their meta refresh.
+ * A Docusaurus page, as opposed to the redirect fallback pages the redirect step wrote: those are
+ * never served where these files apply (the redirects answer first), and their inline script is
+ * only a fallback to their meta refresh.
  */
 const pageMarker = /id=["']?__docusaurus["'\s>]/;
 
-/** The route a page file is served at (`trailingSlash: false`); the 404 page keeps its name. */
-export function routeOfFile(file: string): string {
-  const path = file.split(sep).join('/');
-  if (path === '404.html') return '/404.html';
-  const route = path.replace(/\.html$/, '').replace(/(^|\/)index$/, '');
-  return `/${route}`;
-}
-
 /** What the built site uses beyond its own origin, read from its config. */
-export function featuresOf(siteConfig: LoadContext['siteConfig']): HostingFeatures {
-  const algolia = (siteConfig.themeConfig as {algolia?: {appId?: unknown}}).algolia;
-  const algoliaAppId = typeof algolia?.appId === 'string' ? algolia.appId : undefined;
+export function featuresOf(siteConfig: DocusaurusConfig): HostingFeatures {
+  const algoliaAppId = algoliaAppIdOf(siteConfig);
   const newsletterHost = siteConfig.customFields?.newsletterHost;
   return {
     ads: siteConfig.customFields?.adsEnabled !== false,
-    // Exactly one search per build (src/node/search.ts): Pagefind unless Algolia is configured.
+    // Exactly one search per build (src/features/search/node/searchConfig.ts): Pagefind unless Algolia is configured.
     pagefind: algoliaAppId === undefined,
     algoliaAppId,
     newsletterHost:
@@ -73,22 +61,21 @@ export function featuresOf(siteConfig: LoadContext['siteConfig']): HostingFeatur
   };
 }
 
-export default function hostingPlugin(context: LoadContext, options: HostingPluginOptions): Plugin {
+export function hostingStep(context: LoadContext, options: HostingOptions): Step {
   // The rules are written for a site at the root of its domain, as docs.nestjs.com is.
   if (context.baseUrl !== '/') {
     throw new Error(`nest-hosting expects baseUrl "/", not "${context.baseUrl}"`);
   }
   return {
-    name: 'nest-hosting',
-    async postBuild({outDir, siteConfig}) {
+    name: 'hosting',
+    async run({outDir, siteConfig}, previous) {
       const hashes: InlineHashes[] = [];
       const htmlRoutes: string[] = [];
-      for (const file of await readdir(outDir, {recursive: true})) {
-        if (!file.endsWith('.html') || file.startsWith(`pagefind${sep}`)) continue;
+      for (const {file, route} of await htmlFiles(outDir)) {
         const html = await readFile(join(outDir, file), 'utf8');
         if (!pageMarker.test(html)) continue;
         hashes.push(inlineHashes(html));
-        htmlRoutes.push(routeOfFile(file));
+        htmlRoutes.push(route);
       }
       const model = hostingModel({
         features: featuresOf(siteConfig),
@@ -96,7 +83,7 @@ export default function hostingPlugin(context: LoadContext, options: HostingPlug
         redirects: options.redirects,
         enterpriseUrl: options.enterpriseUrl,
         htmlRoutes,
-        typedFiles: options.typedFiles?.() ?? [],
+        typedFiles: previous.typedFiles,
       });
       const headers = renderHeaders(model);
       const long = headers.split('\n').find((line) => line.length > maxHeaderLine);
@@ -116,6 +103,7 @@ export default function hostingPlugin(context: LoadContext, options: HostingPlug
         `[nest-hosting] _headers, _redirects, .htaccess, nginx.conf: ${htmlRoutes.length} pages, ` +
           `${model.redirects.length} redirects`,
       );
+      return {};
     },
   };
 }
