@@ -27,6 +27,7 @@ import remarkParse from 'remark-parse';
 import ts from 'typescript';
 import {unified} from 'unified';
 import {visit} from 'unist-util-visit';
+import {located} from '../src/features/markdown/location.mjs';
 import {markerLanguage, parseFence} from '../src/features/markdown/markers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -332,7 +333,7 @@ export function main(args, out = {log: console.log, error: console.error}) {
     checked += report.checked;
     failed += report.failures.length;
     for (const failure of report.failures) {
-      out.log(`${failure.file}:${failure.line}: ${failure.reason}`);
+      out.log(located(failure.file, failure.line, failure.reason));
     }
   }
   out.log(`${checked} samples checked, ${failed} failed`);

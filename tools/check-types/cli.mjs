@@ -37,6 +37,7 @@ import {spawnSync} from 'node:child_process';
 import {existsSync, readFileSync, readdirSync, realpathSync, statSync} from 'node:fs';
 import {dirname, join, relative, resolve, sep} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
+import {located} from '../../src/features/markdown/location.mjs';
 import {validateAllowList} from './allowList.mjs';
 import {createCompiler} from './compiler.mjs';
 import {checkJavaScriptImports} from './javascript.mjs';
@@ -184,13 +185,13 @@ export function main(args, out = {log: console.log, error: console.error}) {
       const entry = allowed.get(id);
       if (entry) {
         out.log(
-          `${shown}:${errors[0].line}: [allow-listed] ${name}.${sample.lang}: ${entry.reason}`,
+          located(shown, errors[0].line, `[allow-listed] ${name}.${sample.lang}: ${entry.reason}`),
         );
         continue;
       }
       failing += 1;
       for (const error of errors) {
-        out.log(`${shown}:${error.line}: ${name}.${sample.lang}: ${error.message}`);
+        out.log(located(shown, error.line, `${name}.${sample.lang}: ${error.message}`));
       }
     }
   }

@@ -15,16 +15,14 @@ import {
   typedFilePatterns,
 } from '../hosting/node/hosting';
 import {
-  absoluteUrl,
   llmsFullTxt,
   llmsSections,
   llmsTxt,
-  toMarkdown,
   twinPath,
-  type ConvertOptions,
   type MenuItem,
   type TwinPage,
-} from './node/markdownTwins';
+} from './node/llms';
+import {absoluteUrl, toMarkdown, type ConvertOptions} from './node/markdownTwins';
 import {llmsSummary, pageComponents, pageScope} from './node/site';
 import {inspectMarkdownBuild, prose} from '../../../scripts/check-markdown-build.mjs';
 

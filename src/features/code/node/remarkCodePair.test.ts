@@ -9,7 +9,8 @@ import remarkStringify from 'remark-stringify';
 import {unified} from 'unified';
 import {visit} from 'unist-util-visit';
 import {describe, expect, it} from 'vitest';
-import codePair, {location} from './remarkCodePair';
+import codePair from './remarkCodePair';
+import {location} from '../../markdown/node/fileLocation';
 import {parseFence} from '../../markdown/markers.mjs';
 
 const fixtures = 'src/features/code/node/fixtures';

@@ -16,33 +16,20 @@
  *
  * Malformed markers throw an Error whose message starts with `file:line:`
  * (the line of the offending marker in the page) followed by the reason.
- * The marker language itself lives in `./markers.mjs`, shared with
- * `scripts/check-samples.mjs`.
+ * The marker language itself lives in src/features/markdown/markers.mjs,
+ * shared with `scripts/check-samples.mjs`.
  *
  * `CodePair` is registered globally in `src/theme/MDXComponents.tsx`, so no
  * import is added to the page.
  */
-import {relative} from 'node:path';
 import type {Code, Root, RootContent} from 'mdast';
 import type {MdxJsxAttribute, MdxJsxFlowElement} from 'mdast-util-mdx-jsx';
 import {visit} from 'unist-util-visit';
 import {parseFence} from '../../markdown/markers.mjs';
+import {location, type FileLike} from '../../markdown/node/fileLocation';
 
 /** The name of the MDX component the plugin emits. */
 export const componentName = 'CodePair';
-
-/** The parts of a VFile the plugin reads. */
-export interface FileLike {
-  readonly path?: string;
-  readonly cwd?: string;
-}
-
-/** `file:line` for error messages: the path relative to the file's cwd. */
-export function location(file: FileLike, line: number | undefined): string {
-  const cwd = file.cwd ?? process.cwd();
-  const path = file.path ? relative(cwd, file.path) || file.path : '<input>';
-  return line === undefined ? path : `${path}:${line}`;
-}
 
 function attribute(name: string, value: string): MdxJsxAttribute {
   return {type: 'mdxJsxAttribute', name, value};

@@ -36,7 +36,6 @@ import type {
   Text,
 } from 'mdast';
 import type {ContainerDirective, LeafDirective, TextDirective} from 'mdast-util-directive';
-import type {MdxFlowExpression, MdxTextExpression} from 'mdast-util-mdx-expression';
 import type {MdxJsxFlowElement, MdxJsxTextElement} from 'mdast-util-mdx-jsx';
 import remarkDirective from 'remark-directive';
 import remarkFrontmatter from 'remark-frontmatter';
@@ -45,7 +44,9 @@ import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import remarkStringify, {type Options as StringifyOptions} from 'remark-stringify';
 import {unified} from 'unified';
+import {located} from '../../markdown/location.mjs';
 import {parseFence} from '../../markdown/markers.mjs';
+import {attributeValue, expressionValue} from './expressions';
 
 /** The callout kinds of the site (src/theme/Admonition/Types.tsx) and the word that heads them. */
 export const calloutLabels: Readonly<Record<string, string>> = {
@@ -99,94 +100,9 @@ const stringifyOptions: StringifyOptions = {
 /** Prints plain Markdown + GFM only: a node of MDX or directives left over is an error. */
 const printer = unified().use(remarkGfm).use(remarkStringify, stringifyOptions);
 
-/** A `file:line: reason` error, like the code-pair plugin's. */
-function failure(options: ConvertOptions, node: Nodes | undefined, reason: string): Error {
-  const line = node?.position?.start.line;
-  const where = options.file ?? options.route;
-  return new Error(`${line === undefined ? where : `${where}:${line}`}: ${reason}`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// JavaScript expressions (`{links.x}`, `` href={`mailto:${links.y}`} ``): a tiny evaluator of
-// literals, template literals and member access on the names of `scope`. Anything else is not
-// evaluated (`undefined`).
-
-interface EstreeNode {
-  readonly type: string;
-  readonly [key: string]: unknown;
-}
-
-const unknownValue = Symbol('unknown');
-
-function evaluate(node: EstreeNode | undefined, scope: Readonly<Record<string, unknown>>): unknown {
-  if (!node) return unknownValue;
-  switch (node.type) {
-    case 'Literal':
-      return node.value;
-    case 'Identifier':
-      return Object.hasOwn(scope, node.name as string) ? scope[node.name as string] : unknownValue;
-    case 'MemberExpression': {
-      const object = evaluate(node.object as EstreeNode, scope);
-      const property = node.computed
-        ? evaluate(node.property as EstreeNode, scope)
-        : (node.property as EstreeNode).name;
-      if (object === unknownValue || object === null || typeof object !== 'object') {
-        return unknownValue;
-      }
-      if (typeof property !== 'string' || !Object.hasOwn(object, property)) return unknownValue;
-      return (object as Record<string, unknown>)[property];
-    }
-    case 'TemplateLiteral': {
-      const quasis = node.quasis as {value: {cooked: string}}[];
-      const expressions = node.expressions as EstreeNode[];
-      let text = quasis[0]?.value.cooked ?? '';
-      for (let i = 0; i < expressions.length; i += 1) {
-        const value = evaluate(expressions[i], scope);
-        if (value === unknownValue || (typeof value === 'object' && value !== null)) {
-          return unknownValue;
-        }
-        text += String(value) + (quasis[i + 1]?.value.cooked ?? '');
-      }
-      return text;
-    }
-    default:
-      return unknownValue;
-  }
-}
-
-type Expression = MdxFlowExpression | MdxTextExpression;
-
-/** What an expression node stands for: a comment (nothing), a string, or unknown. */
-function expressionValue(
-  node: Expression,
-  scope: Readonly<Record<string, unknown>>,
-): {comment: true} | {comment: false; value: unknown} {
-  const program = node.data?.estree as {body: EstreeNode[]} | undefined | null;
-  if (program && program.body.length === 0) return {comment: true};
-  if (!program && /^\s*\/\*[\s\S]*\*\/\s*$/.test(node.value)) return {comment: true};
-  const statement = program?.body[0];
-  if (program?.body.length !== 1 || statement?.type !== 'ExpressionStatement') {
-    return {comment: false, value: unknownValue};
-  }
-  return {comment: false, value: evaluate(statement.expression as EstreeNode, scope)};
-}
-
-/** The value of a JSX attribute as a string, if it can be known. */
-function attributeValue(
-  element: MdxJsxFlowElement | MdxJsxTextElement,
-  name: string,
-  scope: Readonly<Record<string, unknown>>,
-): string | undefined {
-  for (const attribute of element.attributes) {
-    if (attribute.type !== 'mdxJsxAttribute' || attribute.name !== name) continue;
-    if (typeof attribute.value === 'string') return attribute.value;
-    const program = attribute.value?.data?.estree as {body: EstreeNode[]} | undefined;
-    const statement = program?.body[0];
-    if (statement?.type !== 'ExpressionStatement') return undefined;
-    const value = evaluate(statement.expression as EstreeNode, scope);
-    return typeof value === 'string' ? value : undefined;
-  }
-  return undefined;
+/** A `file:line: reason` error (the page's file, else its route). */
+function failure(options: ConvertOptions, line: number | undefined, reason: string): Error {
+  return new Error(located(options.file ?? options.route, line, reason));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -231,9 +147,11 @@ function codeNodes(node: Code, options: ConvertOptions): RootContent[] {
   const parsed = parseFence(node.value, node.lang);
   if (parsed.kind === 'error') {
     const start = node.position?.start.line;
-    const line = start === undefined ? undefined : start + 1 + parsed.offset;
-    const where = options.file ?? options.route;
-    throw new Error(`${line === undefined ? where : `${where}:${line}`}: ${parsed.reason}`);
+    throw failure(
+      options,
+      start === undefined ? undefined : start + 1 + parsed.offset,
+      parsed.reason,
+    );
   }
   if (parsed.kind === 'plain') {
     const isScript = /^(ts|typescript|js|javascript|jsx|tsx)$/i.test(node.lang ?? '');
@@ -341,7 +259,11 @@ function rewrite(node: Nodes, options: ConvertOptions, source: string): Nodes[] 
       if (result.comment) return [];
       const value = result.value;
       if (typeof value !== 'string' && typeof value !== 'number') {
-        throw failure(options, node, `cannot write the expression {${node.value}} as Markdown`);
+        throw failure(
+          options,
+          node.position?.start.line,
+          `cannot write the expression {${node.value}} as Markdown`,
+        );
       }
       return node.type === 'mdxFlowExpression'
         ? [paragraph([text(String(value))])]
@@ -421,111 +343,4 @@ export function toMarkdown(source: string, options: ConvertOptions): string {
     root.children.unshift({type: 'heading', depth: 1, children: [text(options.title)]});
   }
   return String(printer.stringify(root)).replace(/\n{3,}/g, '\n\n');
-}
-
-// ---------------------------------------------------------------------------------------------
-// llms.txt, llms-full.txt.
-
-/** Where a page's twin is written and served: `/controllers.md`, `/index.md` for `/`. */
-export function twinPath(route: string): string {
-  return route === '/' || route === '' ? '/index.md' : `${route.replace(/\/+$/, '')}.md`;
-}
-
-/** A written docs page, as the generator needs it. */
-export interface TwinPage {
-  readonly id: string;
-  readonly route: string;
-  readonly title: string;
-  readonly description: string;
-  readonly markdown: string;
-}
-
-/** A menu item, as far as the generator reads it (Docusaurus' loaded sidebar). */
-export interface MenuItem {
-  readonly type: string;
-  readonly id?: string;
-  readonly label?: string;
-  readonly items?: readonly MenuItem[];
-}
-
-/** One `##` section of llms.txt: a menu group, or a page outside the groups. */
-export interface LlmsSection {
-  readonly title: string;
-  readonly pages: readonly TwinPage[];
-}
-
-/**
- * The sections of llms.txt, in menu order: one per top-level menu entry (a group lists its
- * pages, nested groups flattened; a page outside the groups is a section of its own, under its
- * menu label), then "Other pages" for written pages the menu does not list. Pending entries (not
- * written: html items) and external links are left out; each page appears once.
- */
-export function llmsSections(menu: readonly MenuItem[], pages: readonly TwinPage[]): LlmsSection[] {
-  const byId = new Map(pages.map((page) => [page.id, page]));
-  const listed = new Set<string>();
-  const docsOf = (item: MenuItem): TwinPage[] => {
-    if (item.type === 'category') return (item.items ?? []).flatMap(docsOf);
-    if (item.type !== 'doc' || item.id === undefined || listed.has(item.id)) return [];
-    const page = byId.get(item.id);
-    if (!page) return [];
-    listed.add(item.id);
-    return [page];
-  };
-  const sections: LlmsSection[] = [];
-  for (const item of menu) {
-    const found = docsOf(item);
-    if (found.length === 0) continue;
-    const title = item.label ?? found[0]?.title ?? '';
-    sections.push({title, pages: found});
-  }
-  const others = pages.filter((page) => !listed.has(page.id));
-  if (others.length > 0) sections.push({title: 'Other pages', pages: others});
-  return sections;
-}
-
-export interface LlmsOptions {
-  readonly siteUrl: string;
-  /** The `# ` title of the files. */
-  readonly name: string;
-  /** The one-paragraph summary (`> ...`). */
-  readonly summary: string;
-}
-
-/** One line of a Markdown list item's text: no line breaks, `[`/`]` escaped in link text. */
-function inline(value: string): string {
-  return value.replace(/\s+/g, ' ').trim();
-}
-
-/** `llms.txt`: the title, the summary, then each section's pages with their description. */
-export function llmsTxt(sections: readonly LlmsSection[], options: LlmsOptions): string {
-  const site = options.siteUrl.replace(/\/+$/, '');
-  const lines = [`# ${options.name}`, '', `> ${inline(options.summary)}`, ''];
-  for (const section of sections) {
-    lines.push(`## ${inline(section.title)}`, '');
-    for (const page of section.pages) {
-      const title = inline(page.title).replace(/([[\]])/g, '\\$1');
-      const description = inline(page.description);
-      lines.push(
-        `- [${title}](${site}${twinPath(page.route)})${description ? `: ${description}` : ''}`,
-      );
-    }
-    lines.push('');
-  }
-  return lines.join('\n');
-}
-
-/** `llms-full.txt`: every page's twin in menu order, each followed by its URL, then a rule. */
-export function llmsFullTxt(sections: readonly LlmsSection[], options: LlmsOptions): string {
-  const site = options.siteUrl.replace(/\/+$/, '');
-  const header = `# ${options.name}\n\n> ${inline(options.summary)}\n`;
-  const pages = sections.flatMap((section) => section.pages);
-  return [
-    header,
-    ...pages.map((page) => {
-      const [title = '', ...body] = page.markdown.trimEnd().split('\n');
-      return [title, '', `Source: ${site}${page.route}`, ...body].join('\n');
-    }),
-  ]
-    .join('\n\n---\n\n')
-    .concat('\n');
 }

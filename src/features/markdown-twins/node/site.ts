@@ -17,12 +17,12 @@ import {
   llmsFullTxt,
   llmsSections,
   llmsTxt,
-  toMarkdown,
   twinPath,
   type LlmsOptions,
   type MenuItem,
   type TwinPage,
-} from './markdownTwins';
+} from './llms';
+import {toMarkdown} from './markdownTwins';
 
 export const markdownType = 'text/markdown; charset=utf-8';
 export const textType = 'text/plain; charset=utf-8';

@@ -5,7 +5,7 @@
  */
 import type {Root} from 'mdast';
 import {visit} from 'unist-util-visit';
-import {location, type FileLike} from '../../code/node/remarkCodePair';
+import {location, type FileLike} from './fileLocation';
 
 export default function headingOrder() {
   return (tree: Root, file: FileLike): void => {
