@@ -5,6 +5,7 @@ import {links} from './src/data/links';
 import {noindexMarker} from './src/features/redirects/redirects';
 import {withContrast} from './src/features/code/node/prismContrast';
 import {variableTheme} from './src/features/code/node/prismVariables';
+import {codeLangScript} from './src/features/code/node/prePaintScript';
 import {emittedRedirects} from './src/features/redirects/node/emitted';
 import {searchConfig} from './src/features/search/node/searchConfig';
 import {ssrTemplate} from './src/features/bundle/node/ssrTemplate';
@@ -86,17 +87,10 @@ const config = {
     },
     {
       // Code pairs: pick TypeScript or JavaScript before first paint, from `?lang=` or the
-      // remembered choice, so the CSS shows the right half at once (see src/components/CodePair).
+      // remembered choice, so the CSS shows the right half at once (src/features/code).
       tagName: 'script',
       attributes: {},
-      innerHTML: [
-        '(function(){var k="nest-docs.code-lang",l="ts";',
-        'function p(v){return /^(js|javascript)$/i.test(v||"")?"js":/^(ts|typescript)$/i.test(v||"")?"ts":null}',
-        'try{var q=p(new URLSearchParams(location.search).get("lang"));',
-        'if(q){l=q;try{localStorage.setItem(k,q)}catch(e){}}',
-        'else{l=p(localStorage.getItem(k))||l}}catch(e){}',
-        'document.documentElement.setAttribute("data-code-lang",l)})();',
-      ].join(''),
+      innerHTML: codeLangScript,
     },
   ],
 

@@ -1,6 +1,7 @@
 import {createRequire} from 'node:module';
 import {describe, expect, it} from 'vitest';
-import {loadBundles, ssrTemplate, type BundleState} from './ssrTemplate';
+import {loadBundles, type BundleState} from '../loadBundles';
+import {ssrTemplate} from './ssrTemplate';
 
 type FakeScript = {
   src: string;

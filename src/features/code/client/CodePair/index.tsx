@@ -7,8 +7,9 @@
  * attribute of `<html>` (`ts` or `js`), remembered in localStorage under
  * `nest-docs.code-lang` and settable with `?lang=js` / `?lang=ts`.
  *
- * Before first paint, the inline script in `docusaurus.config.ts` (`headTags`)
- * sets the attribute from the query or storage; the server-rendered HTML holds
+ * Before first paint, the inline script built from the same rules
+ * (src/features/code/codeLang.ts, node/prePaintScript.ts) sets the attribute
+ * from the query or storage; the server-rendered HTML holds
  * both halves and the CSS module hides the inactive one from that attribute,
  * so a JavaScript reader never sees TypeScript flash. After hydration a small
  * external store keeps React in step with the attribute (all pairs switch
@@ -19,9 +20,13 @@ import clsx from 'clsx';
 import {useLocation} from '@docusaurus/router';
 import Translate, {translate} from '@docusaurus/Translate';
 import CodeBlock from '@theme/CodeBlock';
+import {
+  codeLangStorageKey as storageKey,
+  defaultCodeLang,
+  parseCodeLang,
+  type CodeLang,
+} from '../../codeLang';
 import styles from './styles.module.css';
-
-export type CodeLang = 'ts' | 'js';
 
 export interface Props {
   /** File name without extension: the bar shows `name.ts` or `name.js`. */
@@ -32,23 +37,6 @@ export interface Props {
   readonly js?: string;
   /** The fence's meta string (e.g. `{2-3} showLineNumbers`), passed to both blocks. */
   readonly meta?: string;
-}
-
-// Keep these in sync with the pre-paint script in docusaurus.config.ts.
-const storageKey = 'nest-docs.code-lang';
-
-/** `ts` / `js` (or `typescript` / `javascript`, any case), else null. */
-export function parseCodeLang(value: string | null | undefined): CodeLang | null {
-  switch (value?.toLowerCase()) {
-    case 'ts':
-    case 'typescript':
-      return 'ts';
-    case 'js':
-    case 'javascript':
-      return 'js';
-    default:
-      return null;
-  }
 }
 
 const listeners = new Set<() => void>();
@@ -93,7 +81,7 @@ function subscribe(listener: () => void): () => void {
 }
 
 function getSnapshot(): CodeLang {
-  return parseCodeLang(document.documentElement.dataset.codeLang) ?? 'ts';
+  return parseCodeLang(document.documentElement.dataset.codeLang) ?? defaultCodeLang;
 }
 
 /** Unknown on the server and during hydration: the CSS decides until then. */
