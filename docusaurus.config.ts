@@ -27,7 +27,7 @@ import headingOrder from './src/features/markdown/node/remarkHeadingOrder';
 import monospaceFontPreload from './src/features/code/node/remarkMonospaceFontPreload';
 
 const siteTitle = 'NestJS - A progressive Node.js framework';
-// Pagefind by default, Algolia DocSearch when its keys are set (see src/node/search.ts).
+// Pagefind by default, Algolia DocSearch when its keys are set (see src/features/search/node/searchConfig.ts).
 const search = searchConfig(process.env);
 
 /** Light and dark code colours behind one variable-based Prism theme. */
@@ -46,7 +46,7 @@ const config = {
   trailingSlash: false,
   // Docusaurus' "did not load properly" banner: an inline script on `/` that, at
   // DOMContentLoaded, injects markup with `style` attributes unless `window.docusaurus` exists.
-  // The bundles load after the first paint (src/node/ssrTemplate.ts), so it ran on every load
+  // The bundles load after the first paint (src/features/bundle/node/ssrTemplate.ts), so it ran on every load
   // (hidden by the theme's CSS), and the Content-Security-Policy blocks those styles.
   baseUrlIssueBanner: false,
 
@@ -80,7 +80,7 @@ const config = {
 
   headTags: [
     {
-      // Code colours for both modes (src/node/prismVariables.ts): a few hundred bytes, inline.
+      // Code colours for both modes (src/features/code/node/prismVariables.ts): a few hundred bytes, inline.
       tagName: 'style',
       attributes: {},
       innerHTML: prism.css,
@@ -195,7 +195,7 @@ const config = {
     },
     footer: {
       style: 'light',
-      // Rendered by src/theme/Footer/Copyright (year range computed in the browser).
+      // Rendered by src/features/shell/client/FooterCopyright (year range computed in the browser).
       copyright: 'MIT',
     },
     tableOfContents: {

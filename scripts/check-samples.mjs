@@ -12,7 +12,7 @@
 // - other languages (bash, text, yaml, proto, ...) are skipped.
 // A deliberate fragment (methods, a constructor) passes when it parses inside
 // `class __Fragment { ... }`. Malformed @@ markers fail, with the same rules
-// as the remark plugin (shared parser: src/remark/markers.mjs).
+// as the remark plugin (shared parser: src/features/markdown/markers.mjs).
 //
 // Prints `file:line: reason` per failure and `N samples checked, M failed`;
 // exits 1 on any failure (2 on a usage error).

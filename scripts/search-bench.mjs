@@ -50,7 +50,7 @@ export async function searchCold(origin, counter, {query, leadMs, keyMs = 120}) 
     await page.locator('nav.navbar kbd').waitFor();
     const box = page.locator('nav.navbar input#search');
     // Wait until the page's own requests are over: the idle prefetching of linked pages, then the
-    // offline worker's install, which src/pwa/register.ts starts after 2 s without a request
+    // offline worker's install, which src/features/offline/client/register.ts starts after 2 s without a request
     // (checked every second), hence a quiet window longer than 3 s. Measured with a 1.5 s window,
     // the install often began just before the tap: 182 KiB and ~1.8 s to the first suggestion
     // instead of 108 KiB and ~0.7 s, which is what a reader who searches at that moment gets.

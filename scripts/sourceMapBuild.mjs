@@ -2,7 +2,7 @@
 /**
  * The source-mapped build shared by `npm run bundle-report` (where the bytes go) and
  * `npm run cpu-report` (where the main thread's time goes): built once into a temporary folder
- * with `BUNDLE_REPORT=1` (src/plugins/sourceMaps.ts), and the grouping of sources into packages
+ * with `BUNDLE_REPORT=1` (src/features/bundle/node/sourceMaps.ts), and the grouping of sources into packages
  * and site folders both reports print.
  */
 import {spawnSync} from 'node:child_process';

@@ -1,8 +1,8 @@
 /**
  * Keeps Prism out of the main bundle, loading it when a page needs it (see
- * src/theme/CodeBlock/Content): the theme's `prism-include-languages` client module, which
+ * src/features/code/client/CodeBlockContent.tsx): the theme's `prism-include-languages` client module, which
  * imports Prism on every page, is swapped for an empty module
- * (src/components/CodeHighlight/Highlighted.tsx registers the languages in the highlighter's
+ * (src/features/code/client/highlighter/Highlighted.tsx registers the languages in the highlighter's
  * own chunk), and `@nest/code-highlighter` resolves to a lazy component in the browser bundle
  * and to the highlighter itself in the server bundle.
  */

@@ -3,7 +3,7 @@ import type {CSSProperties} from 'react';
 
 /**
  * The highlighter styles every token inline with a CSS variable of the shared Prism theme
- * (src/node/prismVariables.ts): `style="color:var(--prism-keyword-color)"`, a few thousand
+ * (src/features/code/node/prismVariables.ts): `style="color:var(--prism-keyword-color)"`, a few thousand
  * times on a long page. Each such declaration becomes a class of the variable's name
  * (`prism-keyword-color`), which a rule of the theme's stylesheet sets to that variable:
  * the same colours, less HTML to parse and no inline style to resolve per token.

@@ -1,6 +1,6 @@
 /**
  * Adds the metric-matched fallback faces of the brand fonts to the site's CSS (see
- * src/node/fontFallbacks.ts): measured from the font files when the site is loaded, written to
+ * src/features/fonts/node/fallbacks.ts): measured from the font files when the site is loaded, written to
  * the generated files and loaded as a client module, so they land in the main stylesheet.
  */
 import {mkdir, writeFile} from 'node:fs/promises';

@@ -1,7 +1,7 @@
 // @ts-check
 /*
  * The code-pair marker language, shared by the remark plugin
- * (`src/remark/codePair.ts`) and the sample checker
+ * (`src/features/code/node/remarkCodePair.ts`) and the sample checker
  * (`scripts/check-samples.mjs`). Plain ESM with JSDoc types so that plain
  * Node can load it and TypeScript still type-checks its callers.
  *

@@ -1,16 +1,16 @@
 // @ts-check
 /**
- * Offline reading: the pure rules shared by the service worker (src/pwa/sw.js, compiled by
+ * Offline reading: the pure rules shared by the service worker (src/features/offline/client/sw.js, compiled by
  * @docusaurus/plugin-pwa with Babel only, hence plain JavaScript), the "Save all docs" panel
- * (src/components/OfflineSave), the build step that lists what to save (src/plugins/offline.ts)
- * and the unit tests (tests/unit/offline.test.ts). No browser or Node API in here.
+ * (src/features/offline/client/OfflineSave), the build step that lists what to save (src/features/offline/node/step.ts)
+ * and the unit tests (src/features/offline/offline.test.ts). No browser or Node API in here.
  */
 
 /** The cache of everything read or saved at run time (pages, bundles, images, search). */
 export const runtimeCache = 'nest-docs-offline-v1';
-/** The page shown for a page that was never saved, served by the worker (src/pages/offline.tsx). */
+/** The page shown for a page that was never saved, served by the worker (src/features/offline/client/OfflinePage). */
 export const offlineRoute = '/offline';
-/** The build-time list of what "Save all docs" fetches (written by src/plugins/offline.ts). */
+/** The build-time list of what "Save all docs" fetches (written by src/features/offline/node/step.ts). */
 export const saveListPath = '/offline.json';
 /** Requests of the "Save all docs" panel carry this header: the worker lets them through. */
 export const saveHeader = 'x-nest-offline-save';
@@ -218,14 +218,14 @@ export function renderLinks(links) {
     .join('');
 }
 
-/** The empty list in the offline page's HTML (src/pages/offline.tsx; minified: quotes vary). */
+/** The empty list in the offline page's HTML (src/features/offline/client/OfflinePage; minified: quotes vary). */
 const listPattern = /(<ul[^>]*\sdata-offline-links(?:=["']?true["']?)?[^>]*>)(<\/ul>)/;
 /** The placeholder for the address the reader asked for. */
 const pathPattern = /(<code[^>]*\sdata-offline-path(?:=["']?true["']?)?[^>]*>)[^<]*(<\/code>)/;
 
 /**
  * The offline page's HTML for a request of `pathname`, with the list of saved pages filled in,
- * and without the inline script that loads the bundles (src/node/ssrTemplate.ts): React would
+ * and without the inline script that loads the bundles (src/features/bundle/node/ssrTemplate.ts): React would
  * route the page by its address, the unsaved page, whose chunks are not cached either, and
  * show "This page crashed". Served as plain HTML, styled by the cached style sheet; removing a
  * script keeps the Content-Security-Policy's hashes valid.
@@ -245,7 +245,7 @@ export function fillOfflinePage(html, pathname, links) {
 }
 
 /**
- * When the page registers the worker (src/pwa/register.ts): once it has loaded at least
+ * When the page registers the worker (src/features/offline/client/register.ts): once it has loaded at least
  * `earliest` ms ago and neither the page requested anything (the idle prefetches of linked pages,
  * images) nor the reader tapped, typed or used the search box for `quiet` ms. A page whose
  * requests never settle (a third-party script polling) still registers `latest` ms after `load`,

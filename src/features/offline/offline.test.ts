@@ -1,7 +1,7 @@
 /**
- * Offline reading's pure rules (src/pwa/logic.js): what the worker does with each request,
+ * Offline reading's pure rules (src/features/offline/logic.js): what the worker does with each request,
  * what it precaches, what "Save all docs" fetches, the offline page's list, sizes; and the
- * hosting of the worker's files (src/node/hosting.ts).
+ * hosting of the worker's files (src/features/hosting/node/hosting.ts).
  */
 import {describe, expect, it} from 'vitest';
 import {

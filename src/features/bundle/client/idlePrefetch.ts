@@ -2,8 +2,7 @@
  * Docusaurus prefetches the pages of every internal link that scrolls into view. Each
  * prefetch matches the route table and adds `<link rel="prefetch">` tags; with the menu,
  * the table of contents and the page's own links that is a few hundred milliseconds of
- * main-thread work on a phone, right while the page becomes interactive (measured with
- * `npm run bench`). This queues those prefetches and runs them in idle time, a few at a
+ * main-thread work on a phone, right while the page becomes interactive. This queues those prefetches and runs them in idle time, a few at a
  * time, so the page stays responsive; hover and touch (which preload at once) are
  * untouched. Installed on the first route render, before any link reports its visibility.
  * Links read `window.docusaurus.prefetch` at call time (@docusaurus/core Link), which is
@@ -18,9 +17,8 @@ let installed = false;
 /**
  * The longest stretch of prefetching in one idle callback, in milliseconds. An idle period can
  * last 50 ms, and the links in view make many prefetches (some 280 `<link>` tags on
- * /controllers at 412px: each route adds its chunks, shared ones again). Measured before the
- * slice: idle callbacks of up to 48 ms on this machine, which would take ~190 ms on a CPU four
- * times slower (Lighthouse's mobile simulation), most of it blocking. Sliced: 8-15 ms here.
+ * /controllers at 412px: each route adds its chunks, shared ones again): unsliced, one idle
+ * callback blocked the page for tens of milliseconds (PERFORMANCE.md, 2026-11-22).
  */
 export const SLICE_MS = 8;
 

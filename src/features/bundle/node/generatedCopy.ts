@@ -1,6 +1,6 @@
 /**
  * For plugins that give the browser bundle a lighter copy of a file Docusaurus generates
- * (src/plugins/slimDocsVersion.ts, slimSiteConfig.ts).
+ * (src/features/bundle/node/slimDocsVersion.ts, slimSiteConfig.ts).
  */
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {dirname} from 'node:path';

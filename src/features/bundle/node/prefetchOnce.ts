@@ -1,14 +1,14 @@
 /**
  * Docusaurus prefetches the bundles of a page when a link to it scrolls into view: for each
  * route it adds a `<link rel="prefetch">` per chunk, and the chunks routes share (the docs
- * layout, the version's metadata, the menu) are added again for every link. On /controllers
- * that was 281 tags in the head for 18 distinct files at 412 px (304 for 19 at 1350 px),
- * each an element created and inserted on the main thread while the page becomes interactive.
+ * layout, the version's metadata, the menu) are added again for every link: hundreds of tags
+ * for a few distinct files, each an element created on the main thread while the page becomes
+ * interactive (figures: PERFORMANCE.md, 2026-11-24).
  *
  * This resolves the helper `@docusaurus/core/lib/client/docusaurus.js` calls (`./prefetch`)
- * to src/plugins/prefetchOnceModule.ts, which calls it once per URL. Browser bundle only (the
+ * to ../client/prefetchOnce.ts, which calls it once per URL. Browser bundle only (the
  * server never prefetches). tests/e2e/foundation.spec.ts checks that linked pages are still
- * prefetched and no URL twice; tests/unit/slimBundles.test.ts the rule and the helper.
+ * prefetched and no URL twice; ./slimBundles.test.ts the rule and the helper.
  */
 import {join} from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';

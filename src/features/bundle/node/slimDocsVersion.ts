@@ -3,8 +3,7 @@
  * of the docs root): the sidebars and, for each page, its id, title, sidebar and meta
  * description. In the browser only the theme's DocCard reads those descriptions (the cards of
  * a category index page or of `<DocCardList />`), and this site has neither; yet they are most
- * of that file: measured on the built site, 11.1 KiB of gzip JavaScript on every docs page,
- * 4.6 KiB without them.
+ * of that file (figures: PERFORMANCE.md, 2026-11-22).
  *
  * In production builds this plugin writes a copy of the file without the descriptions and
  * points the bundles at it. It also fails the build if a page starts using what reads them,

@@ -2,8 +2,8 @@
  * The browser bundle carries the whole site config (`@generated/docusaurus.config`), for
  * `useDocusaurusContext().siteConfig`. Two of its fields only the server reads, when it writes
  * each page: `headTags` (here the inline code-colour style sheet and the TS/JS choice script)
- * and `ssrTemplate` (the page template with its bundle loader). Measured on the built site:
- * 4.4 KiB of gzip JavaScript on every page, 2.3 KiB without them.
+ * and `ssrTemplate` (the page template with its bundle loader): about half of the config's
+ * bytes on every page (PERFORMANCE.md, 2026-11-22).
  *
  * In production builds this plugin points the browser bundle at a copy of the config without
  * those fields; the server bundle and `docusaurus start` keep the original.

@@ -2,7 +2,7 @@
  * Small rewrites of installed packages' built files, each applied by a bundler loader
  * (./sourcePatchLoader.cjs) to that one file, in the browser and server bundles. A patch names
  * the exact text it replaces; the build fails if the text is not there (an upgrade changed it),
- * rather than silently losing the fix. tests/unit/slimBundles.test.ts checks every patch against
+ * rather than silently losing the fix. ./slimBundles.test.ts checks every patch against
  * the installed files; the foundation e2e checks their effect in the browser.
  */
 import {join} from 'node:path';
@@ -27,14 +27,13 @@ const helmetClientPath =
 
 export const sourcePatches = {
   /**
-   * The first `String.prototype.localeCompare` call of a page sets up the ICU collator: 13-22 ms
-   * in Chromium on this machine, inside the task that hydrates the page. The only call while a
+   * The first `String.prototype.localeCompare` call of a page sets up the ICU collator, inside
+   * the task that hydrates the page. The only call while a
    * page loads was theme-common's `useShallowMemoObject`, which sorts an object's entries by key
    * with it, on every render: every code block runs it (`useCodeWordWrap` ->
    * `useMutationObserver`), and so does the mobile menu (`NavbarSecondaryMenuFiller`). The order
    * only has to be stable from one render to the next, so comparing keys by code unit does the
-   * same job without the collator. Measured with `npm run cpu-report` on /controllers at 412 px,
-   * CPU 4x: the comparator's self time (the collator set-up) was 55-62 ms per load.
+   * same job without the collator (figures: PERFORMANCE.md, 2026-11-25).
    */
   shallowMemoObject: {
     packageName: '@docusaurus/theme-common',
@@ -57,13 +56,10 @@ export const sourcePatches = {
    * In the browser the `<Head>`s now register when React commits them (`componentDidMount`), so
    * the first write sees the whole committed page and finds the server's tags already right. The
    * server still registers them while rendering, as it must. Registering in the commit alone
-   * made the hydration task longer (Lighthouse mobile TBT on /controllers, 5 interleaved pairs:
-   * 625-977 ms before, 966-1369 after): every `<Head>` merged the props of all the others
+   * made the hydration task longer: every `<Head>` merged the props of all the others
    * (`reducePropsToState`), 20-odd times over, inside React's commit, which does not yield. So in
-   * the browser a change only asks for a frame, and the props are merged once, in that frame.
-   * Measured with `npm run cpu-report` (/controllers, 412 px, CPU 4x): Helmet's main-thread time
-   * 84-138 ms per load before, 18-27 ms after; the longest task and the blocking time over 16
-   * interleaved loads were the same as without the patch, within the noise.
+   * the browser a change only asks for a frame, and the props are merged once, in that frame
+   * (figures: PERFORMANCE.md, 2026-11-25).
    */
   helmetOnMount: {
     packageName: 'react-helmet-async',

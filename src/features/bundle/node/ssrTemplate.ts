@@ -5,14 +5,10 @@
  * change: the two bundles (the runtime and `main`) are not `<script defer>` tags in the head,
  * which the browser fetches at once and runs as soon as the document is parsed, often before
  * the first paint. An inline script at the end of the body requests them once the browser
- * reports the first paint instead (`loadBundles`). Every page is rendered in full on the server,
- * so the reader sees the whole article at the first paint; React takes over moments later.
- *
- * Measured with Lighthouse (mobile, simulated throttling, this 2-core machine): with the defer
- * tags the main bundle (~120 KiB gzip) finished loading and ran before the first paint of a fast
- * load, so the simulation counted its download and evaluation before the first text: LCP 2.0-2.5 s.
- * Requested after the first paint, it is out of that path: LCP 1.0-1.6 s on the same pages. Run to
- * run noise is large (TBT swings by 100-200 ms); `npm run bench` gives medians.
+ * reports the first paint instead (`loadBundles`, ../loadBundles.ts). Every page is rendered in
+ * full on the server, so the reader sees the whole article at the first paint; React takes over
+ * moments later. With the defer tags the main bundle ran before the first paint of a fast load,
+ * which delayed the first text (LCP: PERFORMANCE.md, 2026-11-22).
  *
  * The cost: on a first visit over a slow network the bundles start downloading once the page
  * has painted rather than alongside the style sheet, so the page becomes interactive a little

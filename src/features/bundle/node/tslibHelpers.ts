@@ -1,11 +1,11 @@
 /**
  * `@docusaurus/utils-common`, in every page's main bundle, is CommonJS compiled with
  * `importHelpers`: `const tslib_1 = require("tslib")`, then one helper, `__importDefault`.
- * A `require` keeps every export of the module it loads, so the whole of tslib (10 KiB raw,
- * about 3 KiB gzip) shipped for a three-line function. Measured with `npm run bundle-report`.
+ * A `require` keeps every export of the module it loads, so the whole of tslib shipped for a
+ * three-line function (size: PERFORMANCE.md, 2026-11-22).
  *
  * In the browser bundle, this plugin resolves that package's `tslib` to
- * src/plugins/tslibHelpersModule.ts, which re-exports only the helpers it uses (from tslib's
+ * ../client/tslibHelpers.ts, which re-exports only the helpers it uses (from tslib's
  * ES module, so the rest is dropped). `helpersUsedBy` lists what the installed package uses;
  * a unit test compares it with the module's exports, so an upgrade that needs another helper
  * fails there (and, at the latest, in every browser test: the bundle would not start).

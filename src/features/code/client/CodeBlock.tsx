@@ -3,7 +3,7 @@
  * original re-mounts every code block once hydration ends (`key={isBrowser}`), so
  * that colours rendered by the server in the light theme are repainted in the
  * reader's mode. Our Prism theme names CSS variables instead of colours (see
- * src/node/prismVariables.ts), so the server's markup is right in both modes and
+ * src/features/code/node/prismVariables.ts), so the server's markup is right in both modes and
  * the second render of every block on page load is pure cost.
  */
 import React, {isValidElement, type ReactNode} from 'react';

@@ -9,7 +9,7 @@
  * highlighter chunk; until it arrives they show the same code unhighlighted.
  *
  * Docusaurus marks CodeBlock/Content unsafe to wrap. The original renders unchanged
- * (lazily in the browser, via `@nest/code-highlighter`: src/plugins/deferLibraries.ts).
+ * (lazily in the browser, via `@nest/code-highlighter`: src/features/code/plugin.ts).
  * What this wrapper depends on: `useCodeBlockContext()` from theme-common's internal
  * entry (`metadata.code`, `metadata.language`, the word-wrap ref), the original's CSS
  * module, and the original rendering a single `<pre>`. The end-to-end code-pair and
@@ -75,7 +75,7 @@ export default function CodeBlockContent(props: Props): ReactNode {
   const [onEmpty] = useState(() => () => setIsland(false));
   // No Suspense boundary on the server or around the island: React streams a large
   // boundary out of place (behind an inline script), and the hydrating tree must match
-  // the server's. The server's highlighter never suspends (src/plugins/deferLibraries.ts).
+  // the server's. The server's highlighter never suspends (src/features/code/plugin.ts).
   if (server) return <Highlighted {...props} />;
   if (island) return <Island onEmpty={onEmpty} />;
   return (

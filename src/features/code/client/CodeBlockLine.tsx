@@ -1,7 +1,7 @@
 /**
  * Wraps Docusaurus' code line (not in its swizzle list, so formally "unsafe"; the wrapper
  * only passes the original a wrapped prop getter): the line's inline variable style
- * becomes a class (src/components/CodeHighlight/tokenClasses.ts). Tokens are handled by
+ * becomes a class (src/features/code/tokenClasses.ts). Tokens are handled by
  * ./Token.
  */
 import React, {type ReactNode} from 'react';

@@ -1,7 +1,7 @@
 /**
  * Docusaurus' code token, a pass-through `<span>` the theme provides for customising
  * (not in its swizzle list, so formally "unsafe"; it has no logic to drift from). Here:
- * - the token's inline variable styles become classes (src/components/CodeHighlight/tokenClasses.ts);
+ * - the token's inline variable styles become classes (src/features/code/tokenClasses.ts);
  * - a plain token with nothing to style is its bare text: a long page has over a thousand
  *   `<span class="token plain">` wrappers that change nothing on screen.
  * Server and browser render blocks with this same component, so their markup agrees.

@@ -7,7 +7,7 @@
  * Here the inline styles name CSS variables instead of colours (`color:
  * var(--prism-keyword-color)`), identical in both modes, and the colours move to a
  * small stylesheet keyed by `data-theme`. The server's markup is then right in
- * either mode and needs no re-mount (see src/theme/CodeBlock).
+ * either mode and needs no re-mount (see src/features/code/client/CodeBlock.tsx).
  */
 import type {PrismTheme} from 'prism-react-renderer';
 import {variableClass} from '../tokenClasses';
@@ -91,7 +91,7 @@ export function variableTheme(
   };
   const block = (selector: string, lines: string[]) => `${selector}{${lines.join('')}}`;
   // Code lines and tokens carry a class per variable instead of an inline style (see
-  // src/components/CodeHighlight/tokenClasses.ts): one rule per class applies the variable.
+  // src/features/code/tokenClasses.ts): one rule per class applies the variable.
   const applied: [string, Property][] = [
     ['plain', 'color'],
     ['plain', 'backgroundColor'],

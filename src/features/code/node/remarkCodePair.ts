@@ -19,7 +19,7 @@
  * The marker language itself lives in src/features/markdown/markers.mjs,
  * shared with `scripts/check-samples.mjs`.
  *
- * `CodePair` is registered globally in `src/theme/MDXComponents.tsx`, so no
+ * `CodePair` is registered globally in `src/features/markdown/client/MDXComponents.tsx`, so no
  * import is added to the page.
  */
 import type {Code, Root, RootContent} from 'mdast';

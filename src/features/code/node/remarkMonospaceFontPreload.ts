@@ -1,9 +1,9 @@
 /**
  * Remark plugin: a page with code (a fence, a code pair or inline code) gets
  * `<MonospaceFontPreload />` as its last node (it renders nothing in place),
- * which preloads the code font from the page's head (src/components/FontPreload).
+ * which preloads the code font from the page's head (src/features/fonts/client/FontPreload.tsx).
  * Pages without code do not ask for a file they never use. Registered globally
- * in src/theme/MDXComponents.tsx, so no import is added to the page.
+ * in src/features/markdown/client/MDXComponents.tsx, so no import is added to the page.
  */
 import type {Root} from 'mdast';
 import type {MdxJsxFlowElement} from 'mdast-util-mdx-jsx';

@@ -1,20 +1,17 @@
 /**
  * Asks for the brand fonts' files from the page's head, alongside the style sheet, instead of
  * once the first layout finds text that needs them. Each URL comes from the same module as the
- * style sheet's `@font-face` (src/css/custom.css), so it is the same hashed file and one download.
+ * style sheet's `@font-face` (src/features/shell/client/custom.css), so it is the same hashed file and one download.
  *
  * Why: with `font-display: swap`, a face that arrives after the first layout is swapped in over
  * its metric-matched fallback. That moves no line box, but it can wrap a paragraph's words
- * differently (CLS 0.006-0.009 on the bench pages at 412 px), and every arrival makes Chromium lay
- * the whole page out again (a second full layout on long pages, 30-70 ms on this machine).
- * Preloaded, the files usually land with the style sheet and the first paint is already in the
- * brand fonts. Measured with Lighthouse mobile, interleaved runs (README, "Performance"):
- * preloading the body face alone took CLS to 0; preloading every face a page uses also removed the
- * second layout (layout and style time about -30%), FCP about -400 ms and LCP about -170 ms.
+ * differently (a small layout shift), and every arrival makes Chromium lay the whole page out
+ * again. Preloaded, the files usually land with the style sheet and the first paint is already in
+ * the brand fonts (figures: PERFORMANCE.md, 2026-11-25).
  *
  * `SansFontPreload` (every page: the text, headings and menu use the three Source Sans 3 weights)
- * is rendered by src/theme/Root.tsx; `MonospaceFontPreload` only on pages with code, where
- * src/remark/monospaceFontPreload.ts places it: a preload nobody uses costs a slow link 18 KiB
+ * is rendered by src/features/shell/client/Root.tsx; `MonospaceFontPreload` only on pages with
+ * code, where src/features/code/node/remarkMonospaceFontPreload.ts places it: a preload nobody uses costs a slow link 18 KiB
  * and Chromium warns about it. `crossOrigin` matches the font fetch's CORS mode, or Chromium would
  * download each file twice.
  */

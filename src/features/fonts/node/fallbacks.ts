@@ -1,7 +1,7 @@
 /**
- * Metric-matched fallback faces for the brand fonts (used by src/plugins/fontFallbacks.ts).
+ * Metric-matched fallback faces for the brand fonts (used by src/features/fonts/plugin.ts).
  *
- * The brand fonts are shown with `font-display: swap` (src/css/custom.css): until a font file
+ * The brand fonts are shown with `font-display: swap` (src/features/shell/client/custom.css): until a font file
  * arrives the text is painted in a local system font, then in the brand font. For the swap to move
  * nothing, the local font is declared again under a family of its own (`Source Sans 3 Fallback:
  * Arial`, …) with `size-adjust` (its average glyph width scaled to the brand font's) and
@@ -16,7 +16,7 @@ import {createFontStack, type FontMetrics} from '@capsizecss/core';
 
 const require = createRequire(__filename);
 
-/** A web font face the site serves (and declares in src/css/custom.css). */
+/** A web font face the site serves (and declares in src/features/shell/client/custom.css). */
 export interface BrandFace {
   readonly family: string;
   readonly weight: 400 | 600 | 700;

@@ -14,7 +14,7 @@ import {
 } from './csp';
 
 /**
- * Files of offline reading (src/pwa) rewritten under the same name by every build: the service
+ * Files of offline reading (src/features/offline) rewritten under the same name by every build: the service
  * worker and the chunk of our code it imports (`550.sw.js`: plugin-pwa's webpack names it by
  * id, not content), the web app manifest and the "Save all docs" list.
  */
@@ -59,7 +59,7 @@ export interface HostingInput {
   /** Where `/consulting` leaves for (`links.enterprise`). */
   readonly enterpriseUrl: string;
   readonly htmlRoutes: readonly string[];
-  /** Generated text files (src/plugins/markdownTwins.ts): their type, and `no-cache`. */
+  /** Generated text files (src/features/markdown-twins/node/step.ts): their type, and `no-cache`. */
   readonly typedFiles?: readonly TypedFile[];
 }
 

@@ -1,12 +1,12 @@
 /**
  * The Markdown twin of every docs page, and `llms.txt` / `llms-full.txt` (https://llmstxt.org),
- * generated from the source `docs/**\/*.md(x)` by src/plugins/markdownTwins.ts.
+ * generated from the source `docs/**\/*.md(x)` by src/features/markdown-twins/node/step.ts.
  *
  * A page's twin is clean CommonMark + GFM that reads well without the site: its `# Title`
  * first, then the text with
  *
  * - callouts (`:::hint[Label]`) as block quotes headed `**Hint**` (`**Hint: Label**`),
- * - each TypeScript/JavaScript pair (`@@filename` / `@@switch`, parsed by src/remark/markers.mjs
+ * - each TypeScript/JavaScript pair (`@@filename` / `@@switch`, parsed by src/features/markdown/markers.mjs
  *   as for the site) as two fenced blocks, TypeScript first, each under its file name,
  * - links and images made absolute (`https://docs.nestjs.com/...`; links to other docs keep
  *   pointing at their HTML page, anchors kept),
@@ -48,7 +48,7 @@ import {located} from '../../markdown/location.mjs';
 import {parseFence} from '../../markdown/markers.mjs';
 import {attributeValue, expressionValue} from './expressions';
 
-/** The callout kinds of the site (src/theme/Admonition/Types.tsx) and the word that heads them. */
+/** The callout kinds of the site (src/features/markdown/client/AdmonitionTypes.tsx) and the word that heads them. */
 export const calloutLabels: Readonly<Record<string, string>> = {
   info: 'Info',
   warning: 'Warning',

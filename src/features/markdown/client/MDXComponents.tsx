@@ -1,11 +1,11 @@
 /**
  * The MDX components available on every page without an import: the stock
- * ones plus `CodePair`, which the remark plugin `src/remark/codePair.ts`
+ * ones plus `CodePair`, which the remark plugin `src/features/code/node/remarkCodePair.ts`
  * emits for marked code fences, and the promotional banners pages place
  * by hand (`<EnterpriseBanner />`, `<ShopBanner />`, `<CoursesBanner />`).
  * The `# Title` of a docs page renders with "Copy page" and "View as
- * Markdown" beside it (`PageTitle`, src/components/CopyPage).
- * `MonospaceFontPreload` is what src/remark/monospaceFontPreload.ts adds
+ * Markdown" beside it (`PageTitle`, src/features/markdown-twins/client/CopyPage).
+ * `MonospaceFontPreload` is what src/features/code/node/remarkMonospaceFontPreload.ts adds
  * to pages with code.
  * Images: Docusaurus' image transform HTML-escapes the alt text into a JSX
  * attribute, where entities are not decoded, so "a client's" reached readers
@@ -34,7 +34,7 @@ export function unescapeAlt(text: string): string {
   return text.replace(/&(#39|quot|lt|gt|amp);/g, (entity) => entities[entity] ?? entity);
 }
 
-/** The pages' images are diagrams: each opens full-screen (src/components/Diagram). */
+/** The pages' images are diagrams: each opens full-screen (src/features/markdown/client/Diagram). */
 function ImgWithAlt(props: ComponentProps<'img'>) {
   return (
     <Diagram {...props} alt={typeof props.alt === 'string' ? unescapeAlt(props.alt) : props.alt} />

@@ -1,8 +1,8 @@
 /**
- * Registers the service worker (src/pwa/sw.js) in idle time: our replacement for the
+ * Registers the service worker (src/features/offline/client/sw.js) in idle time: our replacement for the
  * `swRegister` module of @docusaurus/plugin-pwa, which registers as soon as the main bundle
  * runs. Here the main bundle only carries this file (a few hundred bytes): once the page has
- * loaded (the bundles themselves are requested after the first paint, src/node/ssrTemplate.ts),
+ * loaded (the bundles themselves are requested after the first paint, src/features/bundle/node/ssrTemplate.ts),
  * its requests have settled and the browser is idle, `./registration` (Workbox's window library,
  * the update prompt) is fetched as a chunk of its own and registers. Nothing of it is on the
  * critical path, nor competes with what the page loads.

@@ -1,7 +1,7 @@
 /**
  * The service worker's registration (loaded in idle time by ./register.ts) and the update
  * prompt: when a new build's worker has installed, it waits; the reader sees "New version
- * available — Reload" (src/theme/PwaReloadPopup) and nothing reloads until they choose to.
+ * available — Reload" (src/features/offline/client/PwaReloadPopup) and nothing reloads until they choose to.
  * Reload tells the waiting worker to take over (`SKIP_WAITING`, handled by plugin-pwa's sw.js)
  * and reloads the page once it controls it.
  */
@@ -39,7 +39,7 @@ export async function registerServiceWorker(): Promise<ServiceWorkerRegistration
         once: true,
       });
       // To the waiting worker itself (Workbox's messageSkipWaiting missed one that waited before
-      // this page registered); src/pwa/sw.js and plugin-pwa's sw.js both take SKIP_WAITING.
+      // this page registered); src/features/offline/client/sw.js and plugin-pwa's sw.js both take SKIP_WAITING.
       // Repeated until it takes over: a worker the browser had stopped is started to receive
       // the message, and its listeners, added once its code has loaded, can miss that first one.
       let tries = 0;

@@ -6,7 +6,7 @@
  * answers every same-origin GET, so the plugin's own fetch listener never runs:
  *
  * - pages: network first, with a 3 s patience when a cached copy exists; cached as read;
- *   offline with no copy: the offline page (src/pages/offline.tsx), its list of saved pages
+ *   offline with no copy: the offline page (src/features/offline/client/OfflinePage), its list of saved pages
  *   written in here;
  * - files named by content (`/assets/`, Pagefind's index): cache first, kept once fetched;
  * - other files (Pagefind's entry files, images, the manifest): network first, cached copy

@@ -1,7 +1,7 @@
 /**
  * The header search: Algolia DocSearch when the build is configured for it (the original
- * component, from @docusaurus/theme-search-algolia; see src/node/search.ts), otherwise the
- * site's own box over the Pagefind index (src/components/Search/SearchBox).
+ * component, from @docusaurus/theme-search-algolia; see src/features/search/node/searchConfig.ts), otherwise the
+ * site's own box over the Pagefind index (src/features/search/client/SearchBox).
  */
 import React, {type ComponentProps, type ReactNode} from 'react';
 import SearchBar from '@theme-original/SearchBar';

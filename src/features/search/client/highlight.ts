@@ -1,5 +1,5 @@
 /**
- * Client module (added by src/plugins/pagefind.ts): on a page opened from a search result
+ * Client module (added by src/features/search/plugin.ts): on a page opened from a search result
  * (`/pipes?highlight=parseintpipe#binding-pipes`), marks the searched words in the article with
  * Pagefind's highlighter (mark.js inside), loaded only then. Pages opened otherwise load nothing.
  */
@@ -30,7 +30,7 @@ async function highlight(baseUrl: string): Promise<void> {
       className: highlightClass,
       exclude: ['[data-pagefind-ignore]', '[data-pagefind-ignore] *', 'button', '.hash-link'],
     },
-    // Styled by src/css/custom.css (an inline <style> would need a CSP allowance).
+    // Styled by src/features/shell/client/custom.css (an inline <style> would need a CSP allowance).
     addStyles: false,
   });
 }

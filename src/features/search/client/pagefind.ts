@@ -5,7 +5,7 @@
  * Nothing is fetched until `loadPagefind()` is called (the reader turned to the search box, or
  * opened /search). It imports `/pagefind/pagefind.js`, which starts a worker with the WebAssembly
  * search and reads the small entry file; each query then fetches only the index chunks holding
- * its words and the fragments of the pages it shows (src/plugins/pagefind.ts builds them).
+ * its words and the fragments of the pages it shows (src/features/search/plugin.ts builds them).
  */
 
 export interface PagefindLocation {
@@ -105,7 +105,7 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
-/** `pagefind/pages.json` (src/plugins/pagefind.ts): id, URL, title and section of every page. */
+/** `pagefind/pages.json` (src/features/search/plugin.ts): id, URL, title and section of every page. */
 export type PageList = Map<string, {url: string; title: string; section: string}>;
 
 const pageLists = new Map<string, () => Promise<PageList>>();

@@ -3,7 +3,7 @@
  * in the build pipeline's search step (./step.ts).
  *
  * It indexes the generated HTML. Only the article of a docs page is indexed: the
- * element marked `data-pagefind-body` (src/theme/DocItem/Content), which also carries the page's
+ * element marked `data-pagefind-body` (src/features/shell/client/DocItemContent.tsx), which also carries the page's
  * menu group as the `section` filter and metadata. Pages without it (the results page, the 404
  * page, redirects) are left out; so are the menu, header, footer, banners, newsletter and ad
  * slot, which sit outside the article. Headings with an id become sub-results, so one result
@@ -11,7 +11,7 @@
  *
  * The browser fetches `/pagefind/pagefind.js`, its WebAssembly search and the entry file when the
  * reader turns to the search box, then only the index chunks and page fragments a query needs
- * (src/components/Search/pagefind.ts).
+ * (src/features/search/client/pagefind.ts).
  */
 import {existsSync} from 'node:fs';
 import {readdir, readFile, writeFile} from 'node:fs/promises';
@@ -69,7 +69,7 @@ export async function writePageList(bundleDir: string): Promise<PageList> {
     entries.push([name.replace(/\.pf_fragment$/, ''), url, meta.title ?? url, meta.section ?? '']);
   }
   // The language index's metadata file, which Pagefind fetches only after its entry file: the
-  // search box requests it early (src/components/Search/pagefind.ts).
+  // search box requests it early (src/features/search/client/pagefind.ts).
   const entry = JSON.parse(await readFile(join(bundleDir, 'pagefind-entry.json'), 'utf8')) as {
     languages: Record<string, {hash: string}>;
   };

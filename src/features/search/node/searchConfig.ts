@@ -2,8 +2,8 @@
  * Which search the site ships with: the one place that decides.
  *
  * - By default, Pagefind builds a chunked static index of every docs page after the build
- *   (src/plugins/pagefind.ts), and the header box and `/search` page query it in the browser
- *   (src/components/Search).
+ *   (src/features/search/plugin.ts), and the header box and `/search` page query it in the browser
+ *   (src/features/search/client).
  * - When `ALGOLIA_APP_ID` and `ALGOLIA_API_KEY` are both set, Algolia DocSearch is used instead:
  *   `themeConfig.algolia` makes preset-classic load `@docusaurus/theme-search-algolia`, and the
  *   Pagefind plugin is left out (no index, no `/search` route of ours). Exactly one of the two is

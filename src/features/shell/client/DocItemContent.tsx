@@ -1,7 +1,7 @@
 /**
  * Every content page: the ad slot first (it takes no space until an ad arrives), then the page.
  *
- * The page itself is what the search indexes (src/plugins/pagefind.ts): `data-pagefind-body`
+ * The page itself is what the search indexes (src/features/search/plugin.ts): `data-pagefind-body`
  * marks it, and its menu group ("Fundamentals", "Techniques", …; "Overview" for the pages
  * outside a group) is the results page's `section` filter and the path shown under a suggestion.
  */

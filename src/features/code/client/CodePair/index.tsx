@@ -1,7 +1,7 @@
 /**
  * A code sample shown in TypeScript or JavaScript, with an optional filename
- * bar. Emitted by the remark plugin `src/remark/codePair.ts` from marked
- * fences and registered globally in `src/theme/MDXComponents.tsx`.
+ * bar. Emitted by the remark plugin `src/features/code/node/remarkCodePair.ts` from marked
+ * fences and registered globally in `src/features/markdown/client/MDXComponents.tsx`.
  *
  * The chosen language is one value for the whole site: the `data-code-lang`
  * attribute of `<html>` (`ts` or `js`), remembered in localStorage under

@@ -1,4 +1,4 @@
-/** Resolved to ./browser.ts or ./server.ts by src/plugins/deferLibraries.ts. */
+/** Resolved to ./browser.ts or ./server.ts by src/features/code/plugin.ts. */
 declare module '@nest/code-highlighter' {
   import type ContentType from '@theme/CodeBlock/Content';
 

@@ -1,6 +1,6 @@
 /**
  * "Copy page" and "View as Markdown", under the title of every docs page: the page's Markdown
- * twin (`/controllers.md`, written at build time by src/plugins/markdownTwins.ts) copied to the
+ * twin (`/controllers.md`, written at build time by src/features/markdown-twins/node/step.ts) copied to the
  * clipboard, or opened.
  *
  * Nothing is fetched until the button is pressed. The clipboard is written in the click itself,
@@ -8,10 +8,10 @@
  * being fetched, else (or if that fails) `writeText` once the text is there. The button says
  * "Copied" (or "Copy failed") for a few seconds, and a live region says it to screen readers.
  *
- * `PageTitle` is the `h1` of MDX pages (src/theme/MDXComponents.tsx): the page's heading and
+ * `PageTitle` is the `h1` of MDX pages (src/features/markdown/client/MDXComponents.tsx): the page's heading and
  * these controls on a line of their own below it, in a layout that does not depend on text
  * widths (nothing moves when the brand font arrives; see the CSS). Only docs pages, which provide
- * their Markdown URL through `MarkdownUrl` (src/theme/DocItem/Content), get the controls.
+ * their Markdown URL through `MarkdownUrl` (src/features/shell/client/DocItemContent.tsx), get the controls.
  */
 import {createContext, useContext, useRef, useState, type ReactNode} from 'react';
 import {translate} from '@docusaurus/Translate';

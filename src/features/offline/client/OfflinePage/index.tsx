@@ -1,6 +1,6 @@
 /**
  * `/offline`: what a reader sees, offline, on a page that was never opened or saved. The
- * service worker (src/pwa/sw.js) answers such a request with this page's HTML and writes two
+ * service worker (src/features/offline/client/sw.js) answers such a request with this page's HTML and writes two
  * things into it first: the address asked for (`data-offline-path`) and the list of saved pages
  * (`data-offline-links`). Both are raw HTML for React (`dangerouslySetInnerHTML`), so the
  * worker's version survives if the page ever hydrates; opened directly, the page fills the list

@@ -1,6 +1,6 @@
 /**
  * The saving itself, outside React: fetches every URL of the build's save list
- * (`/offline.json`, written by src/plugins/offline.ts) into the worker's cache, a few at a time,
+ * (`/offline.json`, written by src/features/offline/node/step.ts) into the worker's cache, a few at a time,
  * skipping what is cached already (so a cancelled or interrupted save resumes where it
  * stopped), then measures what the site stores.
  */

@@ -1,6 +1,6 @@
 /**
  * The "New version available — Reload" prompt (swizzled from @docusaurus/plugin-pwa): shown by
- * src/pwa/registration.ts when a new build's service worker waits. It never takes the focus
+ * src/features/offline/client/registration.ts when a new build's service worker waits. It never takes the focus
  * or reloads by itself: a status message the reader can act on or dismiss.
  */
 import React, {useState, type ReactNode} from 'react';

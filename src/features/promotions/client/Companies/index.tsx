@@ -1,6 +1,6 @@
 /**
  * The "Who is using Nest?" page's logo wall and plain list of links, both read
- * from src/data/companies.ts (in its order).
+ * from src/features/promotions/companies.ts (in its order).
  */
 import React, {type ReactNode} from 'react';
 import Link from '@docusaurus/Link';

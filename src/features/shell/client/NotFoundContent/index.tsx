@@ -1,7 +1,7 @@
 /**
  * Any unknown path sends the reader to the documentation home. Readers with
  * JavaScript are redirected at once, and the home page says which address was
- * not found (src/components/NotFoundNotice, from the history entry's state).
+ * not found (src/features/shell/client/NotFoundNotice, from the history entry's state).
  * The static 404 page keeps a visible link for everyone else; it appears only
  * after a moment (styles.module.css), so the redirect does not flash it.
  * (Ejected: `NotFound/Content` is a safe swizzle, and none of the original's
