@@ -17,70 +17,68 @@ async function boundary(filePath: string, code: string): Promise<string[]> {
     .map((message) => message.message);
 }
 
-describe('the browser/node boundary', () => {
-  it('keeps Node and build-time code out of browser code', async () => {
-    for (const file of [
+/** Each kind of file, the imports it must be refused and those it may make. */
+const cases = [
+  {
+    kind: 'browser code',
+    files: [
       'src/features/search/client/Example.tsx',
       'src/theme/Example.tsx',
       'src/pages/example.tsx',
-    ]) {
-      expect(await boundary(file, "import {readFile} from 'node:fs';\n"), file).toHaveLength(1);
-      expect(await boundary(file, "import {join} from 'path';\n"), file).toHaveLength(1);
-      expect(
-        await boundary(file, "import {buildIndex} from '../node/pagefindIndex';\n"),
-        file,
-      ).toHaveLength(1);
-      expect(
-        await boundary(file, "import x from '@site/src/features/hosting/node/hosting';\n"),
-        file,
-      ).toHaveLength(1);
-      expect(await boundary(file, "import plugin from '../plugin';\n"), file).toHaveLength(1);
-      // Browser code, a feature's shared logic and types from anywhere are fine.
-      expect(
-        await boundary(
-          file,
-          "import React from 'react';\nimport {requestKind} from '../logic';\n" +
-            "import type {BuildData} from '../../pipeline/node/steps';\n",
-        ),
-        file,
-      ).toEqual([]);
-    }
-  });
+    ],
+    refused: [
+      "import {readFile} from 'node:fs';",
+      "import {join} from 'path';",
+      "import {buildIndex} from '../node/pagefindIndex';",
+      "import x from '@site/src/features/hosting/node/hosting';",
+      "import plugin from '../plugin';",
+    ],
+    allowed: [
+      "import React from 'react';",
+      "import {requestKind} from '../logic';",
+      "import type {BuildData} from '../../pipeline/node/steps';",
+    ],
+  },
+  {
+    kind: 'build-time code',
+    files: ['src/features/search/node/example.ts', 'src/features/search/plugin.ts'],
+    refused: [
+      "import React from 'react';",
+      "import SearchBox from '../client/SearchBox';",
+      "import CodeBlock from '@theme/CodeBlock';",
+    ],
+    allowed: [
+      "import {readFile} from 'node:fs/promises';",
+      "import type {ReactNode} from 'react';",
+    ],
+  },
+  {
+    kind: "a feature's top-level files",
+    files: ['src/features/offline/logic.ts'],
+    refused: [
+      "import {readFile} from 'node:fs';",
+      "import x from './client/OfflineSave';",
+      "import x from './node/step';",
+    ],
+    allowed: ["import {links} from '../../data/links';"],
+  },
+  {
+    kind: 'tests next to the code',
+    files: ['src/features/search/client/engine.test.ts'],
+    refused: [],
+    allowed: ["import {readFileSync} from 'node:fs';"],
+  },
+];
 
-  it('keeps browser code out of build-time code', async () => {
-    for (const file of ['src/features/search/node/example.ts', 'src/features/search/plugin.ts']) {
-      expect(await boundary(file, "import React from 'react';\n"), file).toHaveLength(1);
-      expect(
-        await boundary(file, "import SearchBox from '../client/SearchBox';\n"),
-        file,
-      ).toHaveLength(1);
-      expect(
-        await boundary(file, "import CodeBlock from '@theme/CodeBlock';\n"),
-        file,
-      ).toHaveLength(1);
-      expect(
-        await boundary(
-          file,
-          "import {readFile} from 'node:fs/promises';\nimport type {ReactNode} from 'react';\n",
-        ),
-        file,
-      ).toEqual([]);
-    }
-  });
-
-  it("keeps a feature's top-level files free of either side", async () => {
-    const file = 'src/features/offline/logic.ts';
-    expect(await boundary(file, "import {readFile} from 'node:fs';\n")).toHaveLength(1);
-    expect(await boundary(file, "import x from './client/OfflineSave';\n")).toHaveLength(1);
-    expect(await boundary(file, "import x from './node/step';\n")).toHaveLength(1);
-  });
-
-  it('lets the tests next to the code read files', async () => {
-    expect(
-      await boundary(
-        'src/features/search/client/engine.test.ts',
-        "import {readFileSync} from 'node:fs';\n",
-      ),
-    ).toEqual([]);
-  });
+describe('the browser/node boundary', () => {
+  for (const {kind, files, refused, allowed} of cases) {
+    it(`${kind}: refuses what crosses it, allows the rest`, async () => {
+      for (const file of files) {
+        for (const line of refused) {
+          expect(await boundary(file, `${line}\n`), `${file}: ${line}`).toHaveLength(1);
+        }
+        expect(await boundary(file, `${allowed.join('\n')}\n`), file).toEqual([]);
+      }
+    });
+  }
 });
