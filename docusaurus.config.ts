@@ -2,40 +2,39 @@ import type {Config, LoadContext} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import {themes as prismThemes} from 'prism-react-renderer';
 import {links} from './src/data/links';
-import {noindexMarker} from './src/data/redirects';
-import {withContrast} from './src/node/prismContrast';
-import {variableTheme} from './src/node/prismVariables';
-import {emittedRedirects} from './src/node/redirects';
-import {searchConfig} from './src/node/search';
-import {ssrTemplate} from './src/node/ssrTemplate';
-import deferLibraries from './src/plugins/deferLibraries';
-import fontFallbacks from './src/plugins/fontFallbacks';
-import hostingPlugin from './src/plugins/hosting';
-import markdownTwinsPlugin from './src/plugins/markdownTwins';
-import redirectsPlugin from './src/plugins/redirects';
-import requireDescriptions from './src/plugins/requireDescriptions';
-import slimDocsVersion from './src/plugins/slimDocsVersion';
-import slimSiteConfig from './src/plugins/slimSiteConfig';
-import tslibHelpers from './src/plugins/tslibHelpers';
-import prefetchOnce from './src/plugins/prefetchOnce';
-import sourcePatches from './src/plugins/sourcePatches';
-import sourceMaps from './src/plugins/sourceMaps';
-import offlinePlugin from './src/plugins/offline';
-import {pwaOptions} from './src/pwa/options';
-import codePair from './src/remark/codePair';
-import focusableTables from './src/remark/focusableTables';
-import headingOrder from './src/remark/headingOrder';
-import monospaceFontPreload from './src/remark/monospaceFontPreload';
+import {noindexMarker} from './src/features/redirects/redirects';
+import {withContrast} from './src/features/code/node/prismContrast';
+import {variableTheme} from './src/features/code/node/prismVariables';
+import {codeLangScript} from './src/features/code/node/prePaintScript';
+import {emittedRedirects} from './src/features/redirects/node/emitted';
+import {searchConfig} from './src/features/search/node/searchConfig';
+import {ssrTemplate} from './src/features/bundle/node/ssrTemplate';
+import deferLibraries from './src/features/code/plugin';
+import fontFallbacks from './src/features/fonts/plugin';
+import markdownTwinsPlugin from './src/features/markdown-twins/plugin';
+import pipelinePlugin from './src/features/pipeline/plugin';
+import requireDescriptions from './src/features/markdown/plugin';
+import slimDocsVersion from './src/features/bundle/node/slimDocsVersion';
+import slimSiteConfig from './src/features/bundle/node/slimSiteConfig';
+import tslibHelpers from './src/features/bundle/node/tslibHelpers';
+import prefetchOnce from './src/features/bundle/node/prefetchOnce';
+import sourcePatches from './src/features/bundle/node/sourcePatches';
+import sourceMaps from './src/features/bundle/node/sourceMaps';
+import {pwaOptions} from './src/features/offline/node/pwaOptions';
+import codePair from './src/features/code/node/remarkCodePair';
+import focusableTables from './src/features/markdown/node/remarkFocusableTables';
+import headingOrder from './src/features/markdown/node/remarkHeadingOrder';
+import monospaceFontPreload from './src/features/code/node/remarkMonospaceFontPreload';
 
 const siteTitle = 'NestJS - A progressive Node.js framework';
-// Pagefind by default, Algolia DocSearch when its keys are set (see src/node/search.ts).
+// Pagefind by default, Algolia DocSearch when its keys are set (see src/features/search/node/searchConfig.ts).
 const search = searchConfig(process.env);
 
 /** Light and dark code colours behind one variable-based Prism theme. */
 const prism = variableTheme(withContrast(prismThemes.github), withContrast(prismThemes.dracula));
 
-/** The Markdown twins and llms.txt (src/plugins/markdownTwins.ts), created with the site. */
-let markdownTwins: ReturnType<typeof markdownTwinsPlugin> | undefined;
+/** The legacy URLs whose new page exists: fallback pages and host rules (src/features/redirects). */
+const redirects = emittedRedirects();
 
 const config = {
   title: siteTitle,
@@ -47,7 +46,7 @@ const config = {
   trailingSlash: false,
   // Docusaurus' "did not load properly" banner: an inline script on `/` that, at
   // DOMContentLoaded, injects markup with `style` attributes unless `window.docusaurus` exists.
-  // The bundles load after the first paint (src/node/ssrTemplate.ts), so it ran on every load
+  // The bundles load after the first paint (src/features/bundle/node/ssrTemplate.ts), so it ran on every load
   // (hidden by the theme's CSS), and the Content-Security-Policy blocks those styles.
   baseUrlIssueBanner: false,
 
@@ -74,31 +73,24 @@ const config = {
   ssrTemplate,
 
   clientModules: [
-    './src/clientModules/pageFade.ts',
-    './src/clientModules/idlePrefetch.ts',
-    './src/clientModules/tocFollow.ts',
+    './src/features/shell/client/pageFade.ts',
+    './src/features/bundle/client/idlePrefetch.ts',
+    './src/features/shell/client/tocFollow.ts',
   ],
 
   headTags: [
     {
-      // Code colours for both modes (src/node/prismVariables.ts): a few hundred bytes, inline.
+      // Code colours for both modes (src/features/code/node/prismVariables.ts): a few hundred bytes, inline.
       tagName: 'style',
       attributes: {},
       innerHTML: prism.css,
     },
     {
       // Code pairs: pick TypeScript or JavaScript before first paint, from `?lang=` or the
-      // remembered choice, so the CSS shows the right half at once (see src/components/CodePair).
+      // remembered choice, so the CSS shows the right half at once (src/features/code).
       tagName: 'script',
       attributes: {},
-      innerHTML: [
-        '(function(){var k="nest-docs.code-lang",l="ts";',
-        'function p(v){return /^(js|javascript)$/i.test(v||"")?"js":/^(ts|typescript)$/i.test(v||"")?"ts":null}',
-        'try{var q=p(new URLSearchParams(location.search).get("lang"));',
-        'if(q){l=q;try{localStorage.setItem(k,q)}catch(e){}}',
-        'else{l=p(localStorage.getItem(k))||l}}catch(e){}',
-        'document.documentElement.setAttribute("data-code-lang",l)})();',
-      ].join(''),
+      innerHTML: codeLangScript,
     },
   ],
 
@@ -132,7 +124,7 @@ const config = {
         },
         blog: false,
         theme: {
-          customCss: './src/css/custom.css',
+          customCss: './src/features/shell/client/custom.css',
         },
         sitemap: {
           ignorePatterns: ['/consulting', '/search', '/offline'],
@@ -152,23 +144,23 @@ const config = {
     prefetchOnce,
     sourcePatches,
     sourceMaps,
+    // After the build, in order: redirect pages, Markdown twins, search index, offline list,
+    // hosting files (src/features/pipeline).
     (context: LoadContext) =>
-      redirectsPlugin(context, {redirects: emittedRedirects(), noindexMarker}),
-    // /controllers.md (every page's Markdown), /llms.txt, /llms-full.txt (see the file).
-    (context: LoadContext) => (markdownTwins = markdownTwinsPlugin(context)),
-    // _redirects, _headers, .htaccess and nginx.conf next to the build (see the file).
-    (context: LoadContext) =>
-      hostingPlugin(context, {
-        typedFiles: () => markdownTwins?.files() ?? [],
-        redirects: emittedRedirects(),
-        enterpriseUrl: links.enterprise,
-        // Netlify sets NETLIFY=true in its builds: only there are the redirects forced.
-        forceRedirects: process.env.NETLIFY === 'true',
+      pipelinePlugin(context, {
+        redirects: {redirects, noindexMarker},
+        hosting: {
+          redirects,
+          enterpriseUrl: links.enterprise,
+          // Netlify sets NETLIFY=true in its builds: only there are the redirects forced.
+          forceRedirects: process.env.NETLIFY === 'true',
+        },
       }),
+    // `docusaurus start` serves /controllers.md and llms.txt too (the build writes them above).
+    markdownTwinsPlugin,
     ...search.plugins,
-    // Offline reading: manifest, service worker, "Save all docs" list (README "Offline reading").
+    // Offline reading: manifest, service worker (README "Offline reading").
     ['@docusaurus/plugin-pwa', pwaOptions],
-    () => offlinePlugin({pagefind: !search.algolia}),
   ],
 
   themeConfig: {
@@ -203,7 +195,7 @@ const config = {
     },
     footer: {
       style: 'light',
-      // Rendered by src/theme/Footer/Copyright (year range computed in the browser).
+      // Rendered by src/features/shell/client/FooterCopyright (year range computed in the browser).
       copyright: 'MIT',
     },
     tableOfContents: {

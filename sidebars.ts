@@ -8,7 +8,7 @@
  */
 import type {SidebarsConfig} from '@docusaurus/plugin-content-docs';
 import {links} from './src/data/links';
-import {docFile} from './src/node/docs';
+import {docFile} from './src/features/shell/node/docs';
 
 type SidebarItem = SidebarsConfig[string] extends infer S
   ? S extends readonly (infer I)[]

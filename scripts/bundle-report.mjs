@@ -3,7 +3,7 @@
 /**
  * `npm run bundle-report`: where the bytes of the browser bundles go.
  *
- * Builds the site with source maps (`BUNDLE_REPORT=1`, src/plugins/sourceMaps.ts) into a
+ * Builds the site with source maps (`BUNDLE_REPORT=1`, src/features/bundle/node/sourceMaps.ts) into a
  * temporary folder, then, for each bundle asked for (default: the two every page loads, the
  * runtime and `main`), attributes every byte of the minified file to the source it came from
  * and prints the largest packages and site folders: raw bytes, their share, and that share of

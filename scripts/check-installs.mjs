@@ -18,6 +18,7 @@ import {readFileSync, readdirSync, statSync} from 'node:fs';
 import {dirname, join, relative, resolve} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import semver from 'semver';
+import {located} from '../src/features/markdown/location.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const pinnedSets = ['tools/samples', 'tools/behaviour'];
@@ -119,7 +120,11 @@ export function checkInstalls(text, file, pinned) {
       const {name, range} = parseSpec(token);
       if (!range) {
         problems.push(
-          `${file}:${line}: \`${command}\` installs ${name} without a version: name the line that works with Nest 8 (${name}@^x)`,
+          located(
+            file,
+            line,
+            `\`${command}\` installs ${name} without a version: name the line that works with Nest 8 (${name}@^x)`,
+          ),
         );
         continue;
       }
@@ -137,7 +142,11 @@ export function checkInstalls(text, file, pinned) {
         ![...versions].some((version) => semver.satisfies(version, range))
       ) {
         problems.push(
-          `${file}:${line}: ${name}@${range} does not admit the pinned ${[...versions].join(' / ')} (${pinnedSets.join(', ')})`,
+          located(
+            file,
+            line,
+            `${name}@${range} does not admit the pinned ${[...versions].join(' / ')} (${pinnedSets.join(', ')})`,
+          ),
         );
       }
     }

@@ -1,5 +1,5 @@
 // @ts-check
-// Checks the Markdown side of a production build (src/plugins/markdownTwins.ts):
+// Checks the Markdown side of a production build (src/features/markdown-twins/node/step.ts):
 // - every page of the sitemap has its twin (`/controllers` -> `controllers.md`, `/` ->
 //   `index.md`), which starts with `# ` and holds no MDX, `:::` or `@@` left over;
 // - `llms.txt` lists every sitemap page exactly once, and nothing else; `llms-full.txt` holds

@@ -12,7 +12,7 @@
 // - other languages (bash, text, yaml, proto, ...) are skipped.
 // A deliberate fragment (methods, a constructor) passes when it parses inside
 // `class __Fragment { ... }`. Malformed @@ markers fail, with the same rules
-// as the remark plugin (shared parser: src/remark/markers.mjs).
+// as the remark plugin (shared parser: src/features/markdown/markers.mjs).
 //
 // Prints `file:line: reason` per failure and `N samples checked, M failed`;
 // exits 1 on any failure (2 on a usage error).
@@ -27,7 +27,8 @@ import remarkParse from 'remark-parse';
 import ts from 'typescript';
 import {unified} from 'unified';
 import {visit} from 'unist-util-visit';
-import {markerLanguage, parseFence} from '../src/remark/markers.mjs';
+import {located} from '../src/features/markdown/location.mjs';
+import {markerLanguage, parseFence} from '../src/features/markdown/markers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -332,7 +333,7 @@ export function main(args, out = {log: console.log, error: console.error}) {
     checked += report.checked;
     failed += report.failures.length;
     for (const failure of report.failures) {
-      out.log(`${failure.file}:${failure.line}: ${failure.reason}`);
+      out.log(located(failure.file, failure.line, failure.reason));
     }
   }
   out.log(`${checked} samples checked, ${failed} failed`);

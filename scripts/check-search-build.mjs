@@ -5,7 +5,7 @@
 // - algolia: the DocSearch button, its bundle and the preconnect to `<appId>-dsn.algolia.net`,
 //   and no local index.
 //   node scripts/check-search-build.mjs [--expect local|algolia] [build-dir]    (default: build/)
-// The choice itself is made by src/node/search.ts (Algolia when ALGOLIA_APP_ID and
+// The choice itself is made by src/features/search/node/searchConfig.ts (Algolia when ALGOLIA_APP_ID and
 // ALGOLIA_API_KEY are set); this only reads the output. Prints a summary (with the index size,
 // raw and gzip) and exits 1 on a failure, 2 on a usage error.
 import {existsSync, readFileSync, readdirSync, realpathSync, statSync} from 'node:fs';

@@ -2,7 +2,7 @@
 /**
  * The source-mapped build shared by `npm run bundle-report` (where the bytes go) and
  * `npm run cpu-report` (where the main thread's time goes): built once into a temporary folder
- * with `BUNDLE_REPORT=1` (src/plugins/sourceMaps.ts), and the grouping of sources into packages
+ * with `BUNDLE_REPORT=1` (src/features/bundle/node/sourceMaps.ts), and the grouping of sources into packages
  * and site folders both reports print.
  */
 import {spawnSync} from 'node:child_process';
@@ -41,7 +41,8 @@ export function ensureReportBuild(name, reuse) {
 
 /**
  * The group a source belongs to: its package (`react-dom`, `@docusaurus/theme-classic`) or,
- * for the site's own files, their folder (`src/theme`, `.docusaurus`).
+ * for the site's own files, their feature or folder (`src/features/search`, `src/theme`,
+ * `.docusaurus`).
  * @param {string} source
  */
 export function groupOf(source) {
@@ -52,7 +53,11 @@ export function groupOf(source) {
   }
   const site = source.replace(/^(webpack:\/\/)?[^/]*\/?\.?\//, '').split('/');
   const srcIndex = site.indexOf('src');
-  if (srcIndex !== -1) return site.slice(srcIndex, srcIndex + 2).join('/');
+  // src/features/<feature> for the features, src/<folder> for the rest (src/theme, src/pages).
+  if (srcIndex !== -1) {
+    const depth = site[srcIndex + 1] === 'features' ? 3 : 2;
+    return site.slice(srcIndex, srcIndex + depth).join('/');
+  }
   const generated = site.indexOf('.docusaurus');
   if (generated !== -1) return `.docusaurus/${site.slice(generated + 1, generated + 2).join('/')}`;
   return `(other) ${site.slice(-2).join('/')}`;

@@ -2,10 +2,10 @@ import {expect, settleOnLoad, test, type Page} from './fixtures';
 import {collectPageErrors} from './helpers';
 
 /**
- * Code blocks (src/theme/CodeBlock): highlighted by the server; blocks present at page
+ * Code blocks (src/features/code/client/CodeBlock.tsx): highlighted by the server; blocks present at page
  * load keep that markup without Prism in the browser; blocks of pages reached by
  * client-side navigation are highlighted by the lazily loaded highlighter. Token
- * colours are CSS variables per colour mode (src/node/prismVariables.ts).
+ * colours are CSS variables per colour mode (src/features/code/node/prismVariables.ts).
  */
 
 async function open(page: Page, path: string): Promise<void> {
@@ -96,7 +96,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
             }
           : null;
       });
-    // github (light) and dracula (dark), as adjusted by src/node/prismContrast.ts.
+    // github (light) and dracula (dark), as adjusted by src/features/code/node/prismContrast.ts.
     await expect.poll(colours).toEqual(
       colorScheme === 'light'
         ? {

@@ -2,7 +2,7 @@ import {expect, test, type Locator, type Page} from './fixtures';
 import {collectPageErrors} from './helpers';
 
 /**
- * The TypeScript/JavaScript code pairs (src/components/CodePair): markup is
+ * The TypeScript/JavaScript code pairs (src/features/code/client/CodePair): markup is
  * `[data-code-pair="pair"]` holding a bar (`[data-code-pair-filename=ts|js]`,
  * buttons "Show JavaScript" / "Show TypeScript") and two halves
  * `[data-code-pair-half=ts|js]`. The choice lives in `html[data-code-lang]`,

@@ -4,7 +4,7 @@ export {expect} from '@playwright/test';
 export type {Locator, Page, Request, Route} from '@playwright/test';
 
 /**
- * The pages request their bundles after the first paint (src/node/ssrTemplate.ts), so the
+ * The pages request their bundles after the first paint (src/features/bundle/node/ssrTemplate.ts), so the
  * browser's `load` event, where `page.goto` returns, can come before React runs. A test that
  * clicks a button or records page errors must wait for React: this resolves once the page has
  * hydrated, or its bundles failed to load, or it has none (a redirect page, an external page).

@@ -79,7 +79,7 @@ test('a first visit shows the brand fonts, and so does the next page opened in t
   });
   await page.goto('/controllers');
   await expectBrandFonts(page, '/controllers');
-  // The faces the page uses are preloaded from its head (src/components/FontPreload), and each
+  // The faces the page uses are preloaded from its head (src/features/fonts/client/FontPreload.tsx), and each
   // preload is the download the style sheet's @font-face uses: one request per file, no other.
   const preloads = await preloadedFonts(page, '/controllers');
   expect(preloads.map((path) => path.replace(/-normal-.*$/, ''))).toEqual([
@@ -89,7 +89,7 @@ test('a first visit shows the brand fonts, and so does the next page opened in t
     '/assets/fonts/source-sans-3-latin-700',
   ]);
   expect([...fontRequests].sort()).toEqual(preloads);
-  // A page without code does not preload the code font (src/remark/monospaceFontPreload.ts).
+  // A page without code does not preload the code font (src/features/code/node/remarkMonospaceFontPreload.ts).
   expect(
     (await preloadedFonts(page, '/support')).some((path) => path.includes('inconsolata')),
   ).toBe(false);

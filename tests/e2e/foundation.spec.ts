@@ -1,9 +1,9 @@
 import {expect, test} from './fixtures';
 import sidebars from '../../sidebars';
 import {links} from '../../src/data/links';
-import {noindexMarker, redirects, stopgapRedirects} from '../../src/data/redirects';
-import {docExists} from '../../src/node/docs';
-import {emittedRedirects} from '../../src/node/redirects';
+import {noindexMarker, redirects, stopgapRedirects} from '../../src/features/redirects/redirects';
+import {docExists} from '../../src/features/shell/node/docs';
+import {emittedRedirects} from '../../src/features/redirects/node/emitted';
 import {collectPageErrors, siteTitle} from './helpers';
 
 // Every sitemap URL's h1, title and lack of page errors: the sweep of every page (pages.spec.ts).
@@ -164,9 +164,9 @@ test('pages of links in view are prefetched in idle time, each file once; naviga
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto('/controllers');
   await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-  // src/clientModules/idlePrefetch.ts queues Docusaurus' viewport prefetches into idle time.
+  // src/features/bundle/client/idlePrefetch.ts queues Docusaurus' viewport prefetches into idle time.
   await expect.poll(() => page.locator('link[rel="prefetch"]').count()).toBeGreaterThan(10);
-  // src/plugins/prefetchOnce.ts: each file once (routes share chunks; 281 tags for 18 files before).
+  // src/features/bundle/node/prefetchOnce.ts: each file once (routes share chunks; 281 tags for 18 files before).
   const hrefs = await page
     .locator('link[rel="prefetch"]')
     .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
@@ -179,7 +179,7 @@ test('pages of links in view are prefetched in idle time, each file once; naviga
 });
 
 test('a page hydrates without a collator and without rewriting its head', async ({page}) => {
-  // src/plugins/sourcePatches.ts: the first localeCompare of a page costs 13-22 ms here; and the
+  // src/features/bundle/node/sourcePatches.ts: the first localeCompare of a page costs 13-22 ms here; and the
   // head was written from half-hydrated pages (the title flipped to the site's and back, the
   // description, canonical link and font preload were removed and added again).
   await page.setViewportSize({width: 412, height: 823});
@@ -234,7 +234,7 @@ test('the first paint comes before the bundles are requested; then React takes o
 }) => {
   const errors = collectPageErrors(page);
   await page.goto('/controllers');
-  // src/node/ssrTemplate.ts: no script tag loads a bundle from the HTML itself.
+  // src/features/bundle/node/ssrTemplate.ts: no script tag loads a bundle from the HTML itself.
   const html = await (await page.request.get('/controllers')).text();
   expect(html).not.toMatch(/<script[^>]*\bsrc=/);
   await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
@@ -269,14 +269,14 @@ test('the bundles every page loads carry no data only the server or doc cards ne
       [...scripts].map(async (url) => [url, await (await page.request.get(url)).text()] as const),
     ),
   );
-  // src/plugins/slimDocsVersion.ts: the version metadata without the pages' descriptions.
+  // src/features/bundle/node/slimDocsVersion.ts: the version metadata without the pages' descriptions.
   const version = [...bodies.values()].filter((body) => body.includes('"docsSidebars":'));
   expect(version).toHaveLength(1);
   expect(version[0]).toContain('"title":"Controllers"');
   expect(version[0]).not.toContain('description');
   // The page's own description is still there, in its head.
   await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /.{40,}/);
-  // src/plugins/slimSiteConfig.ts and tslibHelpers.ts: the main bundle has the site config
+  // src/features/bundle/node/slimSiteConfig.ts and tslibHelpers.ts: the main bundle has the site config
   // without its server-only fields, and none of tslib's helpers but the one it calls.
   const main = [...bodies].find(([url]) => /\/main\.[^/]+\.js$/.test(url))?.[1] ?? '';
   expect(main).toContain('onBrokenLinks:"throw"');

@@ -5,7 +5,7 @@
  */
 import {expect, test} from './fixtures';
 import {links} from '../../src/data/links';
-import {emittedRedirects} from '../../src/node/redirects';
+import {emittedRedirects} from '../../src/features/redirects/node/emitted';
 import {settleLateWork, thirdParties, watchPolicy} from './policy';
 
 const immutable = 'public, max-age=31536000, immutable';

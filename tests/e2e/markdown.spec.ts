@@ -1,5 +1,5 @@
 /**
- * The Markdown side of the site (src/plugins/markdownTwins.ts, src/components/CopyPage): "Copy
+ * The Markdown side of the site (src/features/markdown-twins/node/step.ts, src/features/markdown-twins/client/CopyPage): "Copy
  * page" copies the page's twin, "View as Markdown" opens it, every page of the sitemap has one
  * served as `text/markdown`, and `/llms.txt` lists each page once. Requests only, but for the
  * button.

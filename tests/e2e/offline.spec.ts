@@ -1,5 +1,5 @@
 /**
- * Offline reading (src/pwa, src/components/OfflineSave, README "Offline reading"): the service
+ * Offline reading (src/features/offline, src/features/offline/client/OfflineSave, README "Offline reading"): the service
  * worker installs and controls the page, pages read are there offline, a page never opened
  * shows the offline page listing the saved ones, "Save all docs" makes every page and search
  * work offline (and "Remove saved docs" undoes it), and a new build's worker waits for the
@@ -205,7 +205,7 @@ test.describe('offline reading', () => {
       // of the page in that window (here the code highlighter, preloaded on the first pointer
       // move) starts the old one again, and the new one then waits until the old one idles out,
       // which a worker under DevTools (Playwright) never does. The site keeps the prompt itself
-      // out of that preload (src/components/CodeHighlight/browser.ts).
+      // out of that preload (src/features/code/client/highlighter/browser.ts).
       await page.mouse.move(200, 300);
       await requestsSettled(page);
       await popup.getByRole('button', {name: 'Reload'}).click();

@@ -57,7 +57,7 @@ export async function thirdParties(page: Page, state: 'answering' | 'down'): Pro
 
 /**
  * Lets the page's late work run: the ad slot adds its script in the first idle period after
- * `load` (src/components/AdSlot/loadAd.ts); this waits for the next one, and for the script's
+ * `load` (src/features/promotions/client/AdSlot/loadAd.ts); this waits for the next one, and for the script's
  * load or error.
  */
 export async function settleLateWork(page: Page): Promise<void> {

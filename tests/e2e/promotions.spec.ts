@@ -1,5 +1,5 @@
 import {expect, test, type Page, type Request, type Route} from './fixtures';
-import {companies, companiesWithoutLogos} from '../../src/data/companies';
+import {companies, companiesWithoutLogos} from '../../src/features/promotions/companies';
 import {links} from '../../src/data/links';
 import {collectPageErrors} from './helpers';
 

@@ -3,7 +3,7 @@ import {expect, test, type Page, type Request} from './fixtures';
 import {collectPageErrors} from './helpers';
 
 /**
- * The embedded search (Pagefind, src/plugins/pagefind.ts and src/components/Search): the header
+ * The embedded search (Pagefind, src/features/search/plugin.ts and src/features/search/client): the header
  * combobox `#search`, the index fetched only once the reader turns to the box, suggestions,
  * keyboard, highlighting on the opened page, the /search page with its section filter, and the
  * relevance of the suggestions for what a learner types.
@@ -44,7 +44,7 @@ async function suggest(page: Page, query: string): Promise<string[]> {
 /**
  * What a learner types, and the page (or one of the pages) that must be among the first five
  * suggestions: identifiers, error messages and tasks. Tune the ranking in
- * src/components/Search/pagefind.ts, not this list.
+ * src/features/search/client/pagefind.ts, not this list.
  */
 const relevance: [query: string, expected: string | string[]][] = [
   // Identifiers, also by their first letters.

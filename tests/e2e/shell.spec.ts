@@ -176,7 +176,7 @@ test('a page change fades the content in; the first load and reduced motion do n
 });
 
 test('the header shows its items only once the parser has passed all of them', async ({page}) => {
-  // src/css/custom.css: a page painted while the parser is inside the header (a starved CPU)
+  // src/features/shell/client/custom.css: a page painted while the parser is inside the header (a starved CPU)
   // must not show the items arriving one by one. Here the HTML ends inside the header, as a
   // paint at that moment would see it: the header's content stays hidden.
   const html = await (await page.request.get('/controllers')).text();

@@ -2,7 +2,7 @@ import {expect, settleOnLoad, test} from './fixtures';
 
 /**
  * Nothing moves while a page loads: no layout shift from fonts (swapped in over metric-matched
- * fallback faces, src/node/fontFallbacks.ts), images (sized by the build), the search box (sized
+ * fallback faces, src/features/fonts/node/fallbacks.ts), images (sized by the build), the search box (sized
  * before and after hydration) or hydration itself.
  *
  * Every page is a reader's first visit (a fresh context, nothing cached), and the font files are
@@ -21,7 +21,7 @@ const fontSwapBudget = 0.01;
 
 // One at a time, after the rest of the suite (the `stability` project): a starved CPU makes the
 // browser paint pages half-parsed. The header, where that once showed as a 0.0001 shift of the
-// logo, now stays hidden until it is parsed (src/css/custom.css), but the test keeps the CPU to
+// logo, now stays hidden until it is parsed (src/features/shell/client/custom.css), but the test keeps the CPU to
 // itself rather than rely on that alone.
 test.describe.configure({mode: 'default'});
 

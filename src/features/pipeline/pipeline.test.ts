@@ -1,0 +1,112 @@
+import {mkdir, mkdtemp, writeFile} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import type {LoadContext} from '@docusaurus/types';
+import {describe, expect, it} from 'vitest';
+import {links} from '../../data/links';
+import {pipelineSteps} from './plugin';
+import {htmlFiles, routeOf} from './node/pages';
+import {merge, noArtifacts, runSteps, type BuildData, type Step} from './node/steps';
+
+const build = {outDir: '/nowhere'} as BuildData;
+
+describe('the build pipeline', () => {
+  it('runs the features in order, hosting last', () => {
+    const context = {baseUrl: '/', siteConfig: {trailingSlash: false, future: {}}} as LoadContext;
+    const steps = pipelineSteps(context, {
+      redirects: {redirects: [], noindexMarker: 'crud-utilities'},
+      hosting: {redirects: [], enterpriseUrl: links.enterprise, forceRedirects: false},
+    });
+    expect(steps.map((step) => step.name)).toEqual([
+      'redirects',
+      'markdown-twins',
+      'search',
+      'offline',
+      'hosting',
+    ]);
+  });
+
+  it('runs one step at a time and hands each what the steps before it produced', async () => {
+    const seen: string[] = [];
+    const step = (name: string, delay: number, path?: string): Step => ({
+      name,
+      async run(_build, previous) {
+        seen.push(`${name} start (${previous.typedFiles.map((file) => file.path).join(' ')})`);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        seen.push(`${name} end`);
+        return path ? {typedFiles: [{path, contentType: 'text/plain'}]} : {};
+      },
+    });
+    const log: string[] = [];
+    const artifacts = await runSteps(
+      build,
+      [step('a', 30, '/a.txt'), step('b', 0), step('c', 10, '/c.txt'), step('d', 0)],
+      (line) => log.push(line),
+    );
+    expect(seen).toEqual([
+      'a start ()',
+      'a end',
+      'b start (/a.txt)',
+      'b end',
+      'c start (/a.txt)',
+      'c end',
+      'd start (/a.txt /c.txt)',
+      'd end',
+    ]);
+    expect(artifacts.typedFiles.map((file) => file.path)).toEqual(['/a.txt', '/c.txt']);
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(
+      /^\[build-pipeline\] a \d+\.\d s, b \d+\.\d s, c \d+\.\d s, d \d+\.\d s$/,
+    );
+  });
+
+  it('stops at a failing step, naming it, and runs none after it', async () => {
+    const ran: string[] = [];
+    const failing: Step = {
+      name: 'search',
+      run: async () => {
+        throw new Error('Pagefind could not start');
+      },
+    };
+    const after: Step = {name: 'hosting', run: async () => (ran.push('hosting'), {})};
+    await expect(runSteps(build, [failing, after], () => {})).rejects.toThrow(
+      '[build-pipeline] step "search" failed: Pagefind could not start',
+    );
+    expect(ran).toEqual([]);
+  });
+
+  it('appends each output to the artifacts', () => {
+    const one = merge(noArtifacts, {typedFiles: [{path: '/a.md', contentType: 'text/markdown'}]});
+    expect(merge(one, {})).toEqual(one);
+    expect(noArtifacts.typedFiles).toEqual([]);
+  });
+});
+
+describe('built pages and their routes', () => {
+  it('serves each HTML file at its route (trailingSlash: false), the 404 page under its name', () => {
+    expect(routeOf('index.html')).toBe('/');
+    expect(routeOf('404.html')).toBe('/404.html');
+    expect(routeOf('controllers.html')).toBe('/controllers');
+    expect(routeOf(join('techniques', 'queues.html'))).toBe('/techniques/queues');
+    expect(routeOf(join('faq', 'index.html'))).toBe('/faq');
+    expect(routeOf('pipes.html', '/docs/')).toBe('/docs/pipes');
+    expect(routeOf('reindex.html')).toBe('/reindex');
+  });
+
+  it("lists the HTML files of a build, outside Pagefind's folder", async () => {
+    const outDir = await mkdtemp(join(tmpdir(), 'pipeline-'));
+    await mkdir(join(outDir, 'faq'));
+    await mkdir(join(outDir, 'pagefind'));
+    for (const file of [
+      'index.html',
+      'faq/index.html',
+      'faq/serverless.html',
+      'pagefind/x.html',
+      'a.md',
+    ]) {
+      await writeFile(join(outDir, file), '');
+    }
+    const found = await htmlFiles(outDir);
+    expect(found.map((page) => page.route).sort()).toEqual(['/', '/faq', '/faq/serverless']);
+  });
+});

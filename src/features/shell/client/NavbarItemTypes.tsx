@@ -1,0 +1,12 @@
+/** Navbar item types: the stock ones plus the site's sidebar toggle, social icons and More menu. */
+import ComponentTypes from '@theme-original/NavbarItem/ComponentTypes';
+import SidebarToggle from '@site/src/features/shell/client/SidebarToggle';
+import SocialLinks from '@site/src/features/shell/client/SocialLinks';
+import MoreMenu from '@site/src/features/shell/client/MoreMenu';
+
+export default {
+  ...ComponentTypes,
+  'custom-sidebarToggle': SidebarToggle,
+  'custom-socialLinks': SocialLinks,
+  'custom-moreMenu': MoreMenu,
+};

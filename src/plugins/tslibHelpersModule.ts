@@ -1,5 +1,0 @@
-/**
- * The TypeScript helpers `@docusaurus/utils-common` uses, and nothing else: what its
- * `require("tslib")` gets in the browser bundle (src/plugins/tslibHelpers.ts).
- */
-export {__importDefault} from 'tslib';

@@ -1,0 +1,2 @@
+/** Swizzle entry point: a docs page's article (src/features/shell). */
+export {default} from '@site/src/features/shell/client/DocItemContent';

@@ -1,0 +1,2 @@
+/** Swizzle entry point: a docs page's footer (src/features/shell). */
+export {default} from '@site/src/features/shell/client/DocItemFooter';

@@ -1,0 +1,2 @@
+/** Swizzle entry point: the docs main column (src/features/shell). */
+export {default} from '@site/src/features/shell/client/DocRootLayoutMain';

@@ -1,0 +1,2 @@
+/** Swizzle entry point: the header's colour mode button (src/features/shell). */
+export {default} from '@site/src/features/shell/client/ColorModeToggle';
