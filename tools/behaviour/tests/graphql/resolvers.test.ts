@@ -1,5 +1,14 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
-import {claim, samples, nest, expectOutput, fragment, compileModule, readPage} from '../../lib';
+import {
+  claim,
+  samples,
+  nest,
+  expectOutput,
+  fragment,
+  compileModule,
+  readPage,
+  typeErrors,
+} from '../../lib';
 import {start, gql, tempDir, type Started} from './_support';
 
 const {Module} = nest('@nestjs/common');
@@ -641,4 +650,36 @@ claim(
       await started.close();
     }
   },
+);
+
+claim(
+  `${page}#graphql-argument-decorators`,
+  '@Args() and @Context() take a property name; a string passed to @Info(), @Parent() or @Root() does not compile (tsc 4.9)',
+  () => {
+    const resolver = (params: string) => `
+import { Args, Context, Info, Parent, ResolveField, Resolver, Root } from '@nestjs/graphql';
+import { GraphQLResolveInfo } from 'graphql';
+@Resolver()
+export class AuthorsResolver {
+  @ResolveField()
+  field(${params}) { return 1; }
+}
+`;
+    // One program, one file per variant: the diagnostics name the file they come from.
+    const errors = typeErrors({
+      named: resolver("@Args('id') id: number, @Context('req') req: unknown"),
+      whole: resolver(
+        '@Info() info: GraphQLResolveInfo, @Parent() parent: unknown, @Root() root: unknown',
+      ),
+      info: resolver("@Info('fieldName') name: string"),
+      parent: resolver("@Parent('id') id: number"),
+      root: resolver("@Root('id') id: number"),
+    });
+    expect(errors.map((e) => `${e.at.split(':')[0]} ${e.code}`)).toEqual([
+      'info TS2345',
+      'parent TS2554',
+      'root TS2554',
+    ]);
+  },
+  60_000,
 );
