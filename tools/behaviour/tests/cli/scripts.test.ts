@@ -48,7 +48,7 @@ beforeAll(() => {
   jestConfig = pkg.jest;
   for (const file of readdirSync(join(project, 'src'))) rmSync(join(project, 'src', file));
   writeFileSync(join(project, 'src', 'main.ts'), launchMain);
-}, 90_000);
+}, 240_000);
 afterAll(() => tmp?.cleanup());
 
 const nestCliJson = () => readJson(join(project, 'nest-cli.json'));
@@ -104,7 +104,7 @@ claim(
     const underCompilerOptions = build({...base, compilerOptions: {webpack: true}});
     expect(underCompilerOptions).toContain('webpackBootstrap');
   },
-  90_000,
+  240_000,
 );
 
 claim(
@@ -133,7 +133,7 @@ claim(
       argv: ['--port', '4000'],
     });
   },
-  90_000,
+  240_000,
 );
 
 claim(
@@ -157,7 +157,7 @@ claim(
     expect(run.out).toContain("Cannot find module 'source-map-support/register'");
     expect(run.out).not.toContain('launched ');
   },
-  90_000,
+  240_000,
 );
 
 claim(
@@ -186,7 +186,7 @@ claim(
     watcher.stdout.on('data', (chunk) => (out += chunk));
     watcher.stderr.on('data', (chunk) => (out += chunk));
     const waitFor = async (pattern: RegExp, from: number) => {
-      for (let waited = 0; waited < 60_000; waited += 100) {
+      for (let waited = 0; waited < 120_000; waited += 100) {
         const match = pattern.exec(out.slice(from));
         if (match) return match;
         await new Promise((done) => setTimeout(done, 100));
@@ -220,7 +220,7 @@ claim(
       if (watcher.pid) process.kill(-watcher.pid, 'SIGKILL');
     }
   },
-  120_000,
+  300_000,
 );
 
 claim(
@@ -246,7 +246,7 @@ claim(
       });
     }
   },
-  60_000,
+  240_000,
 );
 
 claim(
