@@ -48,7 +48,8 @@ export default defineConfig({
     // child processes, sockets), not computing.
     maxWorkers: 3,
     testTimeout: 30_000,
-    hookTimeout: 90_000,
+    // Hooks that scaffold a project with the CLI or start RabbitMQ need minutes on a loaded machine.
+    hookTimeout: 240_000,
     reporters: ['default', join(here, 'lib', 'reporter.ts')],
   },
 });

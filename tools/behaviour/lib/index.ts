@@ -6,3 +6,5 @@ export {service, freePort, findBinary} from './services';
 export type {Service, ServiceName} from './services';
 export {expectOutput, outputBlock} from './outputs';
 export {nest, memoryLogger, listen} from './nest';
+export {typeErrors} from './typecheck';
+export type {TypeDiagnostic} from './typecheck';

@@ -29,6 +29,7 @@ export default class ClaimReporter implements Reporter {
     let passed = 0;
     let failed = 0;
     const pages = new Set<string>();
+    const claimsByPage = new Map<string, number>();
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
         const index = test.name.indexOf(claimSeparator);
@@ -36,7 +37,9 @@ export default class ClaimReporter implements Reporter {
         const state = test.result().state;
         if (state === 'passed') {
           passed += 1;
-          pages.add(test.name.slice(0, index).split('#')[0]);
+          const page = test.name.slice(0, index).split('#')[0];
+          pages.add(page);
+          claimsByPage.set(page, (claimsByPage.get(page) ?? 0) + 1);
         } else if (state === 'failed') {
           failed += 1;
         }
@@ -65,6 +68,31 @@ export default class ClaimReporter implements Reporter {
             unchecked.push(`${page}:${fence.line} output=${fence.output}`);
         }
       }
+    }
+    // By section of the site: the folder under docs/, with the top-level pages as "overview" (the
+    // migration guide, also top level, on its own line).
+    const sections = new Map<string, {claims: number; pages: Set<string>}>();
+    for (const [page, count] of claimsByPage) {
+      const parts = page.replace(/^docs\//, '').split('/');
+      const section =
+        parts.length > 1
+          ? parts[0]
+          : /^migration-guide\./.test(parts[0])
+            ? 'migration-guide'
+            : 'overview';
+      const entry = sections.get(section) ?? {claims: 0, pages: new Set<string>()};
+      entry.claims += count;
+      entry.pages.add(page);
+      sections.set(section, entry);
+    }
+    if (sections.size > 1) {
+      console.log('\nClaims verified by section:');
+      for (const [section, {claims, pages: inSection}] of [...sections].sort((a, b) =>
+        a[0].localeCompare(b[0]),
+      ))
+        console.log(
+          `  ${section.padEnd(16)} ${String(claims).padStart(5)} claims on ${inSection.size} pages`,
+        );
     }
     console.log(
       `\n${passed} claims verified on ${pages.size} pages${failed ? ` (${failed} claims failed)` : ''}`,

@@ -231,7 +231,7 @@ export async function service(name: ServiceName): Promise<Service> {
         RABBITMQ_LOG_BASE: join(dir, 'log'),
         RABBITMQ_LOGS: '-',
       });
-      await waitForPort(port, child, 'rabbitmq-server', log, 60_000);
+      await waitForPort(port, child, 'rabbitmq-server', log, 180_000);
       const stop = async () => {
         await stopper(child)();
         // The Erlang port mapper started for this node's own port.

@@ -49,7 +49,8 @@ export function nestCli(
     env,
     input: options.input ?? '',
     encoding: 'utf8',
-    timeout: 50_000,
+    // A webpack build took over 50 s at a load average of 30 on the shared 2-core machine.
+    timeout: 150_000,
   });
   const stdout = stripAnsi(run.stdout ?? '');
   const stderr = stripAnsi(run.stderr ?? '');

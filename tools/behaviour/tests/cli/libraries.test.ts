@@ -125,7 +125,7 @@ claim(
     expect(module).toMatch(/exports: \[MyLibraryService\]/);
     expect(readFileSync(lib('src', 'index.ts'), 'utf8')).not.toContain('cats-formatter');
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -172,7 +172,7 @@ claim(
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe('Tom, a Maine Coon, 1 year old');
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -197,7 +197,7 @@ claim(
     );
     expect(run.stdout.trim()).toBe('Tom, a Maine Coon, 1 year old');
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -208,7 +208,7 @@ claim(
     nestOk(workspace, ['build', 'my-library']);
     expect(listFiles(join(workspace, 'dist'))).toEqual(['libs/my-library/index.js']);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -234,7 +234,7 @@ claim(
     nestOk(workspace, ['build', 'my-library']);
     perFile();
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -263,5 +263,5 @@ claim(
     expect(existsSync(join(standard, 'src', 'main.ts'))).toBe(true);
     expect(existsSync(join(standard, 'apps'))).toBe(false);
   },
-  60_000,
+  240_000,
 );

@@ -114,7 +114,7 @@ claim(
       'worker',
     ]);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -128,7 +128,7 @@ claim(
     expect(existsSync(join(other, 'apps', 'second'))).toBe(false);
     expect(existsSync(join(other, 'src', 'main.ts'))).toBe(true);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -149,7 +149,7 @@ claim(
     delete after.projects.admin;
     expect(after).toEqual(cli);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -161,7 +161,7 @@ claim(
     nestOk(workspace, ['build']);
     expect(existsSync(join(workspace, 'dist', 'apps', 'my-project', 'main.js'))).toBe(true);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -185,7 +185,7 @@ claim(
     expect(bundle).toContain('require("@nestjs/core")');
     expect(bundle).not.toContain('class NestFactoryStatic');
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -202,7 +202,7 @@ claim(
       ),
     ).toBe(true);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -228,7 +228,7 @@ claim(
       );
     }
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -238,7 +238,7 @@ claim(
     const run = nestCli(workspace, ['build', 'my-app', '--webpackPath', 'missing.config.js']);
     expect(run.out).toMatch(/Cannot find module '.*missing\.config\.js'/);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -260,7 +260,7 @@ claim(
       ),
     ).toBe(true);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -278,7 +278,7 @@ claim(
     nestOk(workspace, ['build']);
     expect(listFiles(join(workspace, 'dist'))).toEqual(['apps/my-app/main.js']);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -298,7 +298,7 @@ claim(
       'CREATE apps/my-app/src/cats/cats.controller.spec.ts',
     );
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -337,7 +337,7 @@ claim(
       'CREATE src/cats/cats.controller.spec.ts',
     );
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -348,7 +348,7 @@ claim(
       'CREATE src/cats/cats.controller.spec.ts',
     );
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -373,7 +373,7 @@ claim(
     expect(dist).toContain('static/public/img/logo.svg');
     expect(dist).not.toContain('public/img/logo.svg');
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -388,7 +388,7 @@ claim(
     nestOk(standard, ['build']);
     expect(listFiles(join(standard, 'dist')).filter((f) => f.endsWith('.graphql'))).toEqual([]);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -400,5 +400,5 @@ claim(
     expect(existsSync(join(standard, 'dist', 'stale.js'))).toBe(false);
     expect(existsSync(join(standard, 'dist', 'main.js'))).toBe(true);
   },
-  60_000,
+  240_000,
 );

@@ -39,7 +39,7 @@ claim(
     expect(listFiles(project)).toEqual(treeFiles(tree!.value));
     expect(existsSync(join(project, '.git'))).toBe(true);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -76,7 +76,7 @@ claim(
       /imports: \[CatsModule\]/,
     );
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -88,7 +88,7 @@ claim(
     expect(existsSync(join(project, 'dist', 'cats', 'cats.service.js'))).toBe(true);
     expect(listFiles(join(project, 'dist')).filter((f) => f.includes('spec'))).toEqual([]);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -105,7 +105,7 @@ claim(
       'CREATE src/cats/cats.service.js',
     );
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -120,7 +120,7 @@ claim(
     expect(long.stdout).toContain('Dry run enabled. No files written to disk.');
     expect(existsSync(join(project, 'src', 'dogs'))).toBe(false);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -179,7 +179,7 @@ claim(
     const body = run.stdout.slice(run.stdout.indexOf('[System Information]'));
     expectOutput(page, 'nest-info', body, infoMask);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -190,7 +190,7 @@ claim(
     expect(run.stdout).toContain('[Nest Platform Information]');
     expect(run.stdout).toMatch(/core version\s+: 8\.4\.7/);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -208,7 +208,7 @@ claim(
       empty.cleanup();
     }
   },
-  60_000,
+  240_000,
 );
 
 claim(

@@ -43,7 +43,7 @@ claim(
       expect(firstFile(language)).toContain('CREATE lang/src/main.ts');
     }
   },
-  60_000,
+  240_000,
 );
 
 claim(`${page}#nest-new`, 'any other --language value fails', () => {
@@ -92,7 +92,7 @@ claim(
       expect(off[option], option).toBe(false);
     }
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -145,7 +145,7 @@ claim(
       ]),
     );
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -161,7 +161,7 @@ claim(
       /controllers: \[AppController, CatsController\]/,
     );
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -176,7 +176,7 @@ claim(
       'UPDATE src/app.module.ts',
     );
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -199,7 +199,7 @@ claim(
       ).toEqual([]);
     }
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -212,7 +212,7 @@ claim(
     expect(existsSync(join(project, 'dist', 'app.module.js'))).toBe(true);
     expect(existsSync(join(project, 'dist', 'cats.controller.js'))).toBe(true);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -222,7 +222,7 @@ claim(
     const run = nestCli(project, ['build', '--webpack', '--webpackPath', 'missing.webpack.js']);
     expect(run.out).toMatch(/Cannot find module '.*missing\.webpack\.js'/);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -235,7 +235,7 @@ claim(
     nestOk(project, ['build', '--path', 'tsconfig.other.json']);
     expect(existsSync(join(project, 'other-dist', 'main.js'))).toBe(true);
   },
-  60_000,
+  240_000,
 );
 
 claim(
@@ -247,5 +247,5 @@ claim(
     expect(run.stdout).toMatch(/Nest CLI Version : 8\.2\.8/);
     expect(run.stdout).toMatch(/common version\s+: 8\.4\.7/);
   },
-  60_000,
+  240_000,
 );

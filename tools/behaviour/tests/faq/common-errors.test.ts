@@ -1,10 +1,18 @@
 /// <reference types="reflect-metadata" />
 import {expect} from 'vitest';
+import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {spawnSync} from 'node:child_process';
+import {createRequire} from 'node:module';
+import {tmpdir} from 'node:os';
+import {join, resolve} from 'node:path';
 import {claim, compileModule, expectOutput, memoryLogger, nest} from '../../lib';
 
 const {Module, Injectable, Inject, Global, forwardRef} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
 const {Test} = nest('@nestjs/testing');
+const ts = createRequire(resolve(__dirname, '../../package.json'))(
+  'typescript',
+) as typeof import('typescript');
 const page = 'docs/faq/common-errors.md';
 const options: any = {logger: false, abortOnError: false};
 
@@ -320,5 +328,40 @@ claim(
     await app.init();
     expect(app.get(CatsService).owners).toBe(app.get(OwnersService));
     await app.close();
+  },
+);
+
+claim(
+  `${page}#cannot-find-module-after-a-build`,
+  'a TypeScript file outside src moves the output to dist/src/main.js, and node dist/main fails with the error shown; excluding it brings dist/main.js back',
+  () => {
+    const project = mkdtempSync(join(tmpdir(), 'common-errors-dist-'));
+    try {
+      mkdirSync(join(project, 'src'));
+      writeFileSync(join(project, 'src', 'main.ts'), "console.log('started');\n");
+      writeFileSync(join(project, 'seed.ts'), "console.log('seeding');\n");
+      const build = (files: string[]) => {
+        rmSync(join(project, 'dist'), {recursive: true, force: true});
+        const program = ts.createProgram(
+          files.map((file) => join(project, file)),
+          // The output layout is all that matters here: no lib files, no type check.
+          {module: ts.ModuleKind.CommonJS, outDir: join(project, 'dist'), types: [], noLib: true},
+        );
+        expect(program.emit().emitSkipped).toBe(false);
+        return spawnSync(process.execPath, ['dist/main'], {cwd: project, encoding: 'utf8'});
+      };
+      const withScript = build(['src/main.ts', 'seed.ts']);
+      expect(existsSync(join(project, 'dist', 'src', 'main.js'))).toBe(true);
+      expect(withScript.status).toBe(1);
+      const line = withScript.stderr.split('\n').find((l) => l.startsWith('Error: Cannot find'));
+      expectOutput(page, 'missing-dist-main', line, [
+        [new RegExp(project, 'g'), '/home/user/project'],
+      ]);
+      const srcOnly = build(['src/main.ts']);
+      expect(srcOnly.status).toBe(0);
+      expect(srcOnly.stdout).toBe('started\n');
+    } finally {
+      rmSync(project, {recursive: true, force: true});
+    }
   },
 );

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
-import {claim, samples, nest, expectOutput, compileModule} from '../../lib';
+import {claim, samples, nest, expectOutput, compileModule, readPage, typeErrors} from '../../lib';
 import {start, gql, type Started} from './_support';
 
 const {Module, ValidationPipe} = nest('@nestjs/common');
@@ -171,4 +171,36 @@ export class Wrong {
       'Input Object type WrongUpdateInput must define one or more fields.',
     );
   },
+);
+
+claim(
+  `${page}#pick`,
+  'without as const the keys still narrow: the class has only name, and a misspelled key does not compile (tsc 4.9)',
+  () => {
+    const fences = readPage(page).fences;
+    const input = fences.find((f) => f.filename === 'cats/dto/create-cat.input')!.ts!;
+    const rename = fences.find((f) => f.filename === 'cats/dto/rename-cat.input')!.ts!;
+    expect(rename).toContain("['name'] as const");
+    const plain = rename.replace("['name'] as const", "['name']");
+    const use = (from: string, property: string) =>
+      `import { RenameCatInput } from './${from}';\nexport const value: string = new RenameCatInput().${property};\n`;
+    // One program: the page's file, the same without the assertion, and a misspelled key.
+    const errors = typeErrors({
+      'create-cat.input': input,
+      'rename-cat.input': rename,
+      'rename-plain': plain,
+      'rename-misspelled': plain.replace("['name']", "['nmae']"),
+      'use-page': use('rename-cat.input', 'name'),
+      'use-plain': use('rename-plain', 'name'),
+      'use-plain-breed': use('rename-plain', 'breed'),
+    });
+    expect(
+      errors.map((e) => `${e.at.split(':')[0]} ${e.code} ${e.message.split('\n')[0]}`),
+    ).toEqual([
+      `rename-misspelled TS2322 Type '"nmae"' is not assignable to type 'keyof CreateCatInput'.`,
+      `use-plain-breed TS2339 Property 'breed' does not exist on type 'RenameCatInput'.`,
+    ]);
+  },
+  // CPU-bound: a few seconds alone, much more on a loaded machine.
+  180_000,
 );

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
-import {readFileSync} from 'node:fs';
+import {readFileSync, statSync} from 'node:fs';
 import {join} from 'node:path';
 import {claim, samples, nest, expectOutput, compileModule, fragment} from '../../lib';
 import {start, gql, tempDir, catsService, type Started} from './_support';
@@ -539,3 +539,101 @@ claim(
     }
   },
 );
+
+describe('generated TypeScript definitions', () => {
+  const sdl = `${fragment(page, 'schema-first', 'type Cat').value}
+input CreateCatInput {
+  name: String!
+}
+
+type Mutation {
+  createCat(input: CreateCatInput!): Cat!
+}
+`;
+  /** Starts and stops the page's app.module with its typePaths and path pointed at `dir`. */
+  async function startOnce(dir: string, extra = '') {
+    const set = samples(page, {
+      under: 'generating-typescript-definitions',
+      edit: {
+        'app.module': [
+          ["typePaths: ['./**/*.graphql']", `typePaths: [${JSON.stringify(`${dir}/*.graphql`)}]`],
+          [
+            "path: join(process.cwd(), 'src/graphql.ts'),",
+            `path: ${JSON.stringify(`${dir}/graphql.ts`)},${extra}`,
+          ],
+        ],
+      },
+    });
+    const {AppModule} = set.require('app.module');
+    const started = await start(AppModule);
+    await started.close();
+    return join(dir, 'graphql.ts');
+  }
+
+  claim(
+    `${page}#generating-typescript-definitions`,
+    'each start writes src/graphql.ts: interfaces by default, root types as IQuery and IMutation; the file is saved only when its content changed',
+    async () => {
+      const dir = tempDir({'cats.graphql': sdl});
+      const file = await startOnce(dir);
+      const first = readFileSync(file, 'utf8');
+      expect(first).toMatch(
+        /export interface Cat \{[^}]*id: string;[^}]*breed\?: Nullable<string>;/,
+      );
+      expect(first).toMatch(/export interface CreateCatInput \{\s*name: string;\s*\}/);
+      expect(first).toMatch(
+        /export interface IQuery \{[^}]*cats\(\): Cat\[\] \| Promise<Cat\[\]>;/,
+      );
+      expect(first).toMatch(/export interface IMutation \{[^}]*createCat\(input: CreateCatInput\)/);
+      expect(first).not.toMatch(/export class/);
+      const written = statSync(file).mtimeMs;
+      await new Promise((done) => setTimeout(done, 50));
+      await startOnce(dir);
+      expect(statSync(file).mtimeMs).toBe(written);
+    },
+    60_000,
+  );
+
+  claim(
+    `${page}#generating-typescript-definitions`,
+    "outputAs: 'class' writes classes instead of interfaces",
+    async () => {
+      const dir = tempDir({'cats.graphql': sdl});
+      const file = await startOnce(dir, "\n        outputAs: 'class',");
+      const text = readFileSync(file, 'utf8');
+      expect(text).toMatch(/export class Cat \{/);
+      expect(text).toMatch(/export abstract class IQuery \{/);
+      expect(text).not.toMatch(/export interface/);
+    },
+    60_000,
+  );
+
+  claim(
+    `${page}#generating-typings-on-demand`,
+    "the page's generate-typings script writes the same classes without starting an application",
+    async () => {
+      const dir = tempDir({'src/cats/cats.graphql': sdl});
+      const script = samples(page, {
+        under: 'generating-typings-on-demand',
+        edit: {
+          'generate-typings': [
+            [
+              "typePaths: ['./src/**/*.graphql']",
+              `typePaths: [${JSON.stringify(`${dir}/src/**/*.graphql`)}]`,
+            ],
+            [
+              "path: join(process.cwd(), 'src/graphql.ts'),",
+              `path: ${JSON.stringify(`${dir}/src/graphql.ts`)},`,
+            ],
+            ['definitionsFactory.generate({', 'export const done = definitionsFactory.generate({'],
+          ],
+        },
+      });
+      await script.require('generate-typings').done;
+      const text = readFileSync(join(dir, 'src', 'graphql.ts'), 'utf8');
+      expect(text).toMatch(/export class Cat \{/);
+      expect(text).toMatch(/export abstract class IMutation \{/);
+    },
+    60_000,
+  );
+});

@@ -1,5 +1,14 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
-import {claim, samples, nest, expectOutput, fragment, compileModule, readPage} from '../../lib';
+import {
+  claim,
+  samples,
+  nest,
+  expectOutput,
+  fragment,
+  compileModule,
+  readPage,
+  typeErrors,
+} from '../../lib';
 import {start, gql, tempDir, type Started} from './_support';
 
 const {Module} = nest('@nestjs/common');
@@ -268,12 +277,10 @@ claim(
     );
     try {
       const schema = started.app.get(GraphQLSchemaHost).schema;
-      const query = printType(schema.getQueryType());
-      expect(query).toContain(
-        fragment(page, 'dedicated-arguments-class', 'searchAuthors(term')
-          .value.split('\n')[1]
-          .trim(),
-      );
+      const field = printType(schema.getQueryType())
+        .split('\n')
+        .find((line: string) => line.trim().startsWith('searchAuthors('));
+      expectOutput(page, 'search-authors-sdl', `type Query {\n${field}\n}`);
       const {body} = await gql(
         `${started.base}/graphql`,
         '{ searchAuthors(term: "Lo") { id lastName } }',
@@ -331,6 +338,30 @@ function pageFile(filename: string, nth: number): any {
   );
   return compileModule(source, filename.split('/').pop());
 }
+
+claim(
+  `${page}#query-handler-names`,
+  'the name option publishes getAuthor() as author: the Query type the page shows, and the query is served',
+  async () => {
+    const {AuthorsResolver} = pageFile('authors/authors.resolver', 2);
+    expect(AuthorsResolver.prototype.getAuthor).toBeTypeOf('function');
+    const {AuthorsService} = blog.require('authors/authors.service');
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+      providers: [AuthorsResolver, AuthorsService],
+    })
+    class AppModule {}
+    const started = await start(AppModule);
+    try {
+      const schema = started.app.get(GraphQLSchemaHost).schema;
+      expectOutput(page, 'query-name-sdl', printType(schema.getQueryType()));
+      const {body} = await gql(`${started.base}/graphql`, '{ author(id: 1) { firstName } }');
+      expect(body.data.author.firstName).toBe('Ada');
+    } finally {
+      await started.close();
+    }
+  },
+);
 
 claim(
   `${page}#class-inheritance`,
@@ -641,4 +672,37 @@ claim(
       await started.close();
     }
   },
+);
+
+claim(
+  `${page}#graphql-argument-decorators`,
+  '@Args() and @Context() take a property name; a string passed to @Info(), @Parent() or @Root() does not compile (tsc 4.9)',
+  () => {
+    const resolver = (params: string) => `
+import { Args, Context, Info, Parent, ResolveField, Resolver, Root } from '@nestjs/graphql';
+import { GraphQLResolveInfo } from 'graphql';
+@Resolver()
+export class AuthorsResolver {
+  @ResolveField()
+  field(${params}) { return 1; }
+}
+`;
+    // One program, one file per variant: the diagnostics name the file they come from.
+    const errors = typeErrors({
+      named: resolver("@Args('id') id: number, @Context('req') req: unknown"),
+      whole: resolver(
+        '@Info() info: GraphQLResolveInfo, @Parent() parent: unknown, @Root() root: unknown',
+      ),
+      info: resolver("@Info('fieldName') name: string"),
+      parent: resolver("@Parent('id') id: number"),
+      root: resolver("@Root('id') id: number"),
+    });
+    expect(errors.map((e) => `${e.at.split(':')[0]} ${e.code}`)).toEqual([
+      'info TS2345',
+      'parent TS2554',
+      'root TS2554',
+    ]);
+  },
+  // CPU-bound: a few seconds alone, much more on a loaded machine.
+  180_000,
 );

@@ -1,4 +1,6 @@
 import {expect} from 'vitest';
+import {readFileSync} from 'node:fs';
+import {join} from 'node:path';
 import {claim, samples, nest, expectOutput, fragment, compileModule} from '../../lib';
 import {start, gql, tempDir} from './_support';
 
@@ -268,4 +270,54 @@ claim(
       await started.close();
     }
   },
+);
+
+claim(
+  `${page}#typings-for-custom-scalars`,
+  'the generated definitions: a type alias per scalar (UUID = string, Decimal = _Big with the header import), none for Date, other scalars any or defaultScalarType',
+  async () => {
+    const sdl =
+      'scalar UUID\nscalar Decimal\nscalar Date\nscalar Color\n\ntype Article {\n  id: UUID!\n  price: Decimal!\n  publishedAt: Date!\n  tint: Color\n}\n\ntype Query {\n  article: Article\n}\n';
+    const dir = tempDir({'article.graphql': sdl});
+    const forRoot = fragment(page, 'typings-for-custom-scalars', 'customScalarTypeMapping').value;
+    const generate = async (edit: (source: string) => string) => {
+      const {UuidScalar} = set.require('common/scalars/uuid.scalar');
+      const {options} = compileModule<{options: (uuid: unknown) => unknown}>(`
+import { join } from 'path';
+const GraphQLModule = { forRoot: (o: any) => o };
+export const options = (UuidScalar: unknown) => ${edit(
+        forRoot
+          .replace(
+            "typePaths: ['./**/*.graphql']",
+            `typePaths: [${JSON.stringify(`${dir}/*.graphql`)}]`,
+          )
+          .replace("join(process.cwd(), 'src/graphql.ts')", JSON.stringify(`${dir}/graphql.ts`)),
+      ).replace(/;\s*$/, '')};
+`);
+      @Module({imports: [GraphQLModule.forRoot(options(UuidScalar))]})
+      class AppModule {}
+      const started = await start(AppModule);
+      await started.close();
+      return readFileSync(join(dir, 'graphql.ts'), 'utf8');
+    };
+    const mapped = await generate((source) => source);
+    expect(mapped).toContain("import _Big from 'big.js';");
+    expect(mapped).toContain('export type UUID = string;');
+    expect(mapped).toContain('export type Decimal = _Big;');
+    expect(mapped).toContain('export type Color = any;');
+    expect(mapped).not.toMatch(/export type Date\b/);
+    expect(mapped).toMatch(
+      /export class Article \{[^}]*id: UUID;[^}]*price: Decimal;[^}]*publishedAt: Date;/,
+    );
+    const unmapped = await generate((source) =>
+      source
+        .replace(/customScalarTypeMapping: \{[^}]*\},/, "defaultScalarType: 'unknown',")
+        .replace(/additionalHeader: [^\n]*\n/, ''),
+    );
+    expect(unmapped).toContain('export type UUID = unknown;');
+    expect(unmapped).toContain('export type Decimal = unknown;');
+    expect(unmapped).not.toMatch(/export type Date\b/);
+    expect(unmapped).toMatch(/publishedAt: Date;/);
+  },
+  60_000,
 );

@@ -415,6 +415,47 @@ claim(
 
 claim(
   `${page}#use-with-websockets-and-microservices`,
+  'with the fixed key, a handler that reads @MessageBody() shares one entry: asking for 1 after another asked for 3 gives the 3 cached events',
+  async () => {
+    const gateway = fragment(
+      page,
+      'use-with-websockets-and-microservices',
+      "@CacheKey('recent_events')",
+    )
+      .ts!.replace(
+        'findRecent(): string[] {',
+        'findRecent(@MessageBody() limit: number): string[] {',
+      )
+      .replace(
+        "return ['login', 'logout', 'purchase'];",
+        "return ['login', 'logout', 'purchase'].slice(0, limit);",
+      )
+      .replace(
+        "import { SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';",
+        "import { MessageBody, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';",
+      );
+    expect(gateway).toContain('.slice(0, limit)');
+    expect(gateway).toContain('@MessageBody() limit');
+    const {EventsGateway} = compileModule(gateway, 'events.gateway');
+    @Module({imports: [CacheModule.register()], providers: [EventsGateway]})
+    class AppModule {}
+    const {base} = await start(AppModule);
+    const first = io(base, {transports: ['websocket']});
+    const second = io(base, {transports: ['websocket']});
+    try {
+      const ask = (socket: typeof first, limit: number) =>
+        new Promise((resolve) => socket.emit('recent_events', limit, resolve));
+      expect(await ask(first, 3)).toEqual(['login', 'logout', 'purchase']);
+      expect(await ask(second, 1)).toEqual(['login', 'logout', 'purchase']);
+    } finally {
+      first.close();
+      second.close();
+    }
+  },
+);
+
+claim(
+  `${page}#use-with-websockets-and-microservices`,
   'a microservice message handler with @CacheKey() is cached; without one it is not',
   async () => {
     const {MathController} = samples(page, {

@@ -238,7 +238,9 @@ claim(
     );
     const app = await boot(
       [
-        root({settings: {lockDuration: 300, lockRenewTime: 100, stalledInterval: 200}}),
+        // Generous against a busy machine: a 300 ms lock expired once at a load average of 25, when
+        // the event loop could not renew it in time.
+        root({settings: {lockDuration: 2000, lockRenewTime: 500, stalledInterval: 1000}}),
         BullModule.registerQueue({name: 'audio'}),
       ],
       [TestProcessor],
@@ -253,7 +255,7 @@ claim(
       () => seen.length,
       (n) => n === 1,
     );
-    await new Promise((r) => setTimeout(r, 1200));
+    await new Promise((r) => setTimeout(r, 4500));
     expect(await (await queue.getJob(job.id)).getState()).toBe('active');
     // a second job waits: the only concurrency slot is taken
     const second = await queue.add({});

@@ -1,0 +1,84 @@
+/**
+ * docs/introduction.md: what `nest new` creates (the real CLI, @nestjs/cli 8.2.8 with @nestjs/schematics
+ * 8.0.11, in a temporary folder) and which packages a project built from scratch needs. Cloning the
+ * starter repository (the Alternatives section) needs GitHub and is not run here.
+ */
+import {afterAll, beforeAll, expect} from 'vitest';
+import {existsSync} from 'node:fs';
+import {spawnSync} from 'node:child_process';
+import {join, resolve} from 'node:path';
+import {claim} from '../../lib';
+import {listFiles, nestOk, readJson, tempDir} from '../cli/_support';
+
+const page = 'docs/introduction.md';
+let tmp: ReturnType<typeof tempDir>;
+let project: string;
+
+beforeAll(() => {
+  tmp = tempDir('introduction');
+  nestOk(tmp.dir, ['new', 'project-name', '--strict', '--skip-install', '--skip-git', '-p', 'npm']);
+  project = join(tmp.dir, 'project-name');
+}, 90_000);
+afterAll(() => tmp?.cleanup());
+
+claim(
+  `${page}#installation`,
+  'nest new creates the project folder with a module, a controller and a service, and the compiler, linter and test runner configuration',
+  () => {
+    const files = listFiles(project);
+    for (const file of ['src/app.module.ts', 'src/app.controller.ts', 'src/app.service.ts'])
+      expect(files).toContain(file);
+    expect(files).toEqual(expect.arrayContaining(['tsconfig.json', '.eslintrc.js']));
+    const pkg = readJson(join(project, 'package.json'));
+    expect(pkg.scripts.test).toBe('jest');
+    expect(pkg.jest).toBeDefined();
+    expect(existsSync(join(project, 'node_modules'))).toBe(false);
+  },
+);
+
+claim(
+  `${page}#installation`,
+  '--strict turns on the stricter compiler settings in tsconfig.json',
+  () => {
+    const options = readJson(join(project, 'tsconfig.json')).compilerOptions;
+    expect(options.strictNullChecks).toBe(true);
+    expect(options.noImplicitAny).toBe(true);
+  },
+);
+
+claim(
+  `${page}#alternatives`,
+  'the four core packages alone do not start an application: NestFactory.create() exits asking for @nestjs/platform-express',
+  () => {
+    // The suite's packages, with @nestjs/platform-express made unresolvable as in a project that lacks it.
+    const script = `
+const Module = require('module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  if (request === '@nestjs/platform-express') {
+    const error = new Error("Cannot find module '" + request + "'");
+    error.code = 'MODULE_NOT_FOUND';
+    throw error;
+  }
+  return resolve.call(this, request, ...rest);
+};
+require('reflect-metadata');
+const { Module: NestModule } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+class AppModule {}
+NestModule({})(AppModule);
+NestFactory.create(AppModule).then(() => console.log('created'));
+`;
+    const run = spawnSync(process.execPath, ['-e', script], {
+      cwd: resolve(__dirname, '..', '..'),
+      encoding: 'utf8',
+      env: {...process.env, NO_COLOR: '1', FORCE_COLOR: '0'},
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).not.toContain('created');
+    expect(run.stdout + run.stderr).toContain(
+      'No driver (HTTP) has been selected. In order to take advantage of the default driver, please, ensure to install the "@nestjs/platform-express" package ($ npm install @nestjs/platform-express).',
+    );
+  },
+);
