@@ -85,7 +85,6 @@ export default tseslint.config(
       'src/features/*/client/**/*.{ts,tsx,js,mjs}',
       'src/theme/**/*.{ts,tsx}',
       'src/pages/**/*.{ts,tsx}',
-      'src/components/**/*.{ts,tsx}',
     ],
     ignores: ['**/*.test.{ts,tsx}'],
     rules: {

@@ -6,7 +6,7 @@
 import {readFileSync, existsSync} from 'node:fs';
 import {join, resolve} from 'node:path';
 import GithubSlugger from 'github-slugger';
-import {parseFence, markerLanguage} from '../../../src/remark/markers.mjs';
+import {parseFence, markerLanguage} from '../../../src/features/markdown/markers.mjs';
 import {findFences} from '../../../scripts/check-samples.mjs';
 
 export const repoRoot = resolve(__dirname, '..', '..', '..');
