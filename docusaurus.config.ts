@@ -192,6 +192,8 @@ const config = {
       },
       items: [
         {type: 'custom-sidebarToggle', position: 'left'},
+        // v8, Latest (v11), the archived majors (src/features/versions).
+        {type: 'custom-versionMenu', position: 'left'},
         {type: 'search', position: 'left'},
         {type: 'custom-socialLinks', position: 'right'},
         {href: links.website, label: 'Our website', position: 'right'},

@@ -2,7 +2,8 @@ import {defineConfig} from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.{ts,tsx}'],
+    // Unit tests live next to their code in feature folders (src/features/<feature>/).
+    include: ['tests/unit/**/*.test.{ts,tsx}', 'src/features/**/*.test.{ts,tsx}'],
     environment: 'node',
     // Some tests run CLI scripts; leave room for a busy 2-core machine.
     testTimeout: 60_000,
