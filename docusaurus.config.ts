@@ -21,6 +21,8 @@ import prefetchOnce from './src/plugins/prefetchOnce';
 import sourcePatches from './src/plugins/sourcePatches';
 import sourceMaps from './src/plugins/sourceMaps';
 import offlinePlugin from './src/plugins/offline';
+import docsetPlugin from './src/features/docset/plugin';
+import {docsetFiles} from './src/features/docset/node/docset';
 import {pwaOptions} from './src/pwa/options';
 import codePair from './src/remark/codePair';
 import focusableTables from './src/remark/focusableTables';
@@ -159,7 +161,7 @@ const config = {
     // _redirects, _headers, .htaccess and nginx.conf next to the build (see the file).
     (context: LoadContext) =>
       hostingPlugin(context, {
-        typedFiles: () => markdownTwins?.files() ?? [],
+        typedFiles: () => [...(markdownTwins?.files() ?? []), ...docsetFiles],
         redirects: emittedRedirects(),
         enterpriseUrl: links.enterprise,
         // Netlify sets NETLIFY=true in its builds: only there are the redirects forced.
@@ -169,6 +171,8 @@ const config = {
     // Offline reading: manifest, service worker, "Save all docs" list (README "Offline reading").
     ['@docusaurus/plugin-pwa', pwaOptions],
     () => offlinePlugin({pagefind: !search.algolia}),
+    // docset/NestJS.tgz and docset/NestJS.xml for Dash and Zeal (src/features/docset).
+    docsetPlugin,
   ],
 
   themeConfig: {

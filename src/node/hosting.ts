@@ -343,7 +343,7 @@ export function renderHeaders(model: HostingModel): string {
     '# Caching: no two paths below match the same URL (the hosts would join the values).',
     ...model.caching.map(block),
     ...(model.typedFiles.length > 0
-      ? ['# Content types of the generated text files (Markdown twins, llms.txt).']
+      ? ['# Content types of generated files (Markdown twins, llms.txt, the Dash docset).']
       : []),
     ...model.typedFiles.map(({path, contentType}) =>
       block({path, headers: {'Content-Type': contentType}}),
