@@ -79,6 +79,8 @@ const config = {
     './src/clientModules/pageFade.ts',
     './src/clientModules/idlePrefetch.ts',
     './src/clientModules/tocFollow.ts',
+    // Printing from dark mode prints in light colours (src/features/print).
+    './src/features/print/client/printColours.ts',
   ],
 
   headTags: [
@@ -134,7 +136,8 @@ const config = {
         },
         blog: false,
         theme: {
-          customCss: './src/css/custom.css',
+          // The print stylesheet of docs pages (src/features/print).
+          customCss: ['./src/css/custom.css', './src/features/print/print.css'],
         },
         sitemap: {
           ignorePatterns: ['/consulting', '/search', '/offline'],
