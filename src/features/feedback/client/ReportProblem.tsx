@@ -6,7 +6,10 @@
  * middle-click work as for any link.
  *
  * The address is computed again whenever the link may be followed or shown (pointer over it or
- * pressed, focus, Enter, context menu), from the page as it is then. Pressing the link may clear
+ * pressed, focus, Enter, context menu), from the page as it is then. The section is the one
+ * holding the selection, else the last one the reader stayed on for 1.5 s while scrolling (so
+ * that scrolling down to this link does not make it the page's last section), else the one in
+ * view. Pressing the link may clear
  * the selection before the click: the selection is remembered as it changes (`selectionchange`)
  * and frozen from the moment the pointer goes down on the link.
  */
@@ -23,6 +26,8 @@ import styles from './ReportProblem.module.css';
 
 /** The reading line under the fixed header: as the table of contents' (70 + 45 px). */
 const readingLine = 115;
+/** A section the reader stays on this long is the one they were reading. */
+export const dwellMs = 1500;
 const articleSelector = '.theme-doc-markdown';
 const headingSelector = 'h2[id], h3[id]';
 
@@ -88,6 +93,8 @@ export default function ReportProblem(): ReactNode {
   const link = useRef<HTMLAnchorElement>(null);
   const selected = useRef<Selected | null>(null);
   const frozen = useRef(false);
+  /** The last section the reader stayed on for `dwellMs` while scrolling. */
+  const read = useRef<Section | undefined>(undefined);
 
   // Rendered on the server and at hydration: the page alone (the same markup on both).
   const [href, setHref] = useState(() =>
@@ -106,7 +113,8 @@ export default function ReportProblem(): ReactNode {
     const report: ProblemReport = {
       title: (h1 && headingText(h1)) || metadata.title,
       pageUrl,
-      section: selected.current?.section ?? (article ? sectionInView(article) : undefined),
+      section:
+        selected.current?.section ?? read.current ?? (article ? sectionInView(article) : undefined),
       selection: selected.current?.text,
       version: docsVersion,
       codeLang: document.documentElement.dataset.codeLang === 'js' ? 'js' : 'ts',
@@ -128,6 +136,35 @@ export default function ReportProblem(): ReactNode {
     };
     document.addEventListener('selectionchange', onSelection);
     return () => document.removeEventListener('selectionchange', onSelection);
+  }, [pathname]);
+
+  // The section being read: the one in view once the reader has stayed on it for a moment, so
+  // that scrolling down to this link (past the sections after it) does not change it.
+  useEffect(() => {
+    read.current = undefined;
+    let frame = 0;
+    let timer = 0;
+    let candidate: string | undefined;
+    const onScroll = () => {
+      if (frame) return;
+      frame = window.requestAnimationFrame(() => {
+        frame = 0;
+        const article = document.querySelector(articleSelector);
+        const section = article ? sectionInView(article) : undefined;
+        if (section?.id === candidate) return;
+        candidate = section?.id;
+        window.clearTimeout(timer);
+        timer = window.setTimeout(() => {
+          read.current = section;
+        }, dwellMs);
+      });
+    };
+    window.addEventListener('scroll', onScroll, {passive: true});
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      window.cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+    };
   }, [pathname]);
 
   const unfreeze = () => {
