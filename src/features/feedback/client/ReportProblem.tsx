@@ -167,9 +167,12 @@ export default function ReportProblem(): ReactNode {
     };
   }, [pathname]);
 
+  // After the click (which used the frozen selection): the selection as it is now, which the
+  // press may have cleared.
   const unfreeze = () => {
     window.setTimeout(() => {
       frozen.current = false;
+      selected.current = currentSelection();
     }, 0);
   };
 
