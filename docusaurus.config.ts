@@ -76,6 +76,8 @@ const config = {
     './src/features/shell/client/pageFade.ts',
     './src/features/bundle/client/idlePrefetch.ts',
     './src/features/shell/client/tocFollow.ts',
+    // Printing from dark mode prints in light colours (src/features/print).
+    './src/features/print/client/printColours.ts',
   ],
 
   headTags: [
@@ -124,7 +126,8 @@ const config = {
         },
         blog: false,
         theme: {
-          customCss: './src/features/shell/client/custom.css',
+          // The shell's styles, and the print stylesheet of docs pages (src/features/print).
+          customCss: ['./src/features/shell/client/custom.css', './src/features/print/print.css'],
         },
         sitemap: {
           ignorePatterns: ['/consulting', '/search', '/offline'],
@@ -184,6 +187,8 @@ const config = {
       },
       items: [
         {type: 'custom-sidebarToggle', position: 'left'},
+        // v8, Latest (v11), the archived majors (src/features/versions).
+        {type: 'custom-versionMenu', position: 'left'},
         {type: 'search', position: 'left'},
         {type: 'custom-socialLinks', position: 'right'},
         {href: links.website, label: 'Our website', position: 'right'},

@@ -9,6 +9,7 @@
 import type {SidebarsConfig} from '@docusaurus/plugin-content-docs';
 import {links} from './src/data/links';
 import {docFile} from './src/features/shell/node/docs';
+import {archivedVersion} from './src/features/versions/versions';
 
 type SidebarItem = SidebarsConfig[string] extends infer S
   ? S extends readonly (infer I)[]
@@ -195,7 +196,7 @@ const sidebars = {
     external('Official courses', links.courses),
     external('T-shirts and hoodies', links.shop),
     external('Enterprise support', links.enterprise),
-    external('Version 7 docs', links.v7Docs),
+    external('Version 7 docs', archivedVersion('v7').url),
   ],
 } satisfies SidebarsConfig;
 

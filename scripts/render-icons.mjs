@@ -9,6 +9,8 @@
  * - `icon-192.png`, `icon-512.png` (purpose `any`): the logo on a transparent background.
  * - `icon-maskable-512.png` (purpose `maskable`): the logo within the safe zone (the centre
  *   circle of 80% of the size) on white, as launchers crop it to any shape.
+ * - `icon.png` and `icon@2x.png` (16 and 32 px) of the Dash/Zeal docset, in
+ *   src/features/docset/assets/.
  */
 import {mkdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
@@ -17,10 +19,14 @@ import {chromePath, chromiumArgs} from './chromium.mjs';
 
 const outDir = join('static', 'img', 'icons');
 
+const docsetDir = join('src', 'features', 'docset', 'assets');
+
 const icons = [
   {file: 'icon-192.png', size: 192, logo: 0.9, background: 'transparent'},
   {file: 'icon-512.png', size: 512, logo: 0.9, background: 'transparent'},
   {file: 'icon-maskable-512.png', size: 512, logo: 0.56, background: '#ffffff'},
+  {file: 'icon.png', dir: docsetDir, size: 16, logo: 1, background: 'transparent'},
+  {file: 'icon@2x.png', dir: docsetDir, size: 32, logo: 1, background: 'transparent'},
 ];
 
 const svg = await readFile(join('static', 'img', 'logo.svg'), 'utf8');
@@ -29,7 +35,7 @@ await mkdir(outDir, {recursive: true});
 const browser = await chromium.launch({executablePath: chromePath, args: chromiumArgs});
 try {
   const page = await browser.newPage({deviceScaleFactor: 1});
-  for (const {file, size, logo, background} of icons) {
+  for (const {file, dir = outDir, size, logo, background} of icons) {
     await page.setViewportSize({width: size, height: size});
     const side = Math.round(size * logo);
     await page.setContent(
@@ -38,8 +44,8 @@ try {
         `<img src="${dataUrl}" width="${side}" height="${side}" alt=""></body></html>`,
     );
     await page.locator('img').evaluate((img) => /** @type {HTMLImageElement} */ (img).decode());
-    await page.screenshot({path: join(outDir, file), omitBackground: background === 'transparent'});
-    console.log(`${join(outDir, file)} (${size}x${size})`);
+    await page.screenshot({path: join(dir, file), omitBackground: background === 'transparent'});
+    console.log(`${join(dir, file)} (${size}x${size})`);
   }
 } finally {
   await browser.close();

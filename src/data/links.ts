@@ -12,12 +12,17 @@ export interface ExternalLinks {
   readonly shop: string;
   /** The external enterprise support site that `/consulting` leaves for. */
   readonly enterprise: string;
-  /** The documentation of the previous major version. */
-  readonly v7Docs: string;
+  /**
+   * The framework's current documentation (NestJS 11), which also hosts the archived majors
+   * under `/v7/`, `/v6/`, ... (see src/features/versions). No trailing slash.
+   */
+  readonly currentDocs: string;
   /** Example applications in the framework's repository. */
   readonly examples: string;
   /** Base URL of "Suggest edits" links; a page's path under `docs/` is appended. */
   readonly editBase: string;
+  /** "Report a problem with this page": a new issue in the docs repository (src/features/feedback). */
+  readonly docsIssues: string;
   readonly github: string;
   readonly discord: string;
   readonly twitter: string;
@@ -39,9 +44,10 @@ export const links = {
   courses: 'https://courses.nestjs.com',
   shop: 'https://shop.nestjs.com',
   enterprise: 'https://enterprise.nestjs.com',
-  v7Docs: 'https://docs.nestjs.com/v7/',
+  currentDocs: 'https://docs.nestjs.com',
   examples: 'https://github.com/nestjs/nest/tree/master/sample',
   editBase: 'https://github.com/nestjs/docs.nestjs.com/edit/master/',
+  docsIssues: 'https://github.com/nestjs/docs.nestjs.com/issues/new',
   github: 'https://github.com/nestjs/nest',
   discord: 'https://discord.gg/G7Qnnhy',
   twitter: 'https://twitter.com/nestframework',

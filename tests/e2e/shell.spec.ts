@@ -1,5 +1,6 @@
 import {expect, test, type Page} from './fixtures';
 import {links} from '../../src/data/links';
+import {archivedVersion} from '../../src/features/versions/versions';
 
 const sidebar = (page: Page) => page.locator('nav[aria-label="Docs sidebar"]');
 const toggle = (page: Page) => page.getByRole('button', {name: 'Toggle side navigation'});
@@ -109,7 +110,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(footer).toContainText('MIT');
       await expect(footer.getByRole('link', {name: 'Version 7'})).toHaveAttribute(
         'href',
-        links.v7Docs,
+        archivedVersion('v7').url,
       );
     });
 

@@ -22,6 +22,7 @@ describe('the build pipeline', () => {
       'markdown-twins',
       'search',
       'offline',
+      'docset',
       'hosting',
     ]);
   });

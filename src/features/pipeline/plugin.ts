@@ -8,13 +8,15 @@
  * 3. search: Pagefind's index of the pages (src/features/search), unless Algolia is used;
  * 4. offline: `/offline.json`, what "Save all docs" fetches, search index included
  *    (src/features/offline);
- * 5. (docset and other artifacts go here);
+ * 5. other artifacts: the Dash/Zeal docset, `docset/NestJS.tgz` and its feed
+ *    (src/features/docset);
  * 6. hosting: `_headers`, `_redirects`, `.htaccess`, `nginx.conf`, last, since the
  *    Content-Security-Policy hashes the inline code of the pages the others wrote and the
  *    caching rules name their files (src/features/hosting).
  */
 import type {LoadedContent} from '@docusaurus/plugin-content-docs';
 import type {LoadContext, Plugin} from '@docusaurus/types';
+import {docsetStep} from '../docset/node/step';
 import {hostingStep, type HostingOptions} from '../hosting/node/step';
 import {markdownTwinsStep} from '../markdown-twins/node/step';
 import {offlineListStep} from '../offline/node/step';
@@ -34,8 +36,9 @@ export function pipelineSteps(context: LoadContext, options: PipelineOptions): S
     markdownTwinsStep,
     searchIndexStep,
     offlineListStep,
-    // Other artifacts (a docset, an API reference's files) go here: after the pages and the
-    // search index they may list, before the hosting files that serve them.
+    // Other artifacts: after the pages and the search index they may list, before the hosting
+    // files that serve them.
+    docsetStep,
     hostingStep(context, options.hosting),
   ];
 }

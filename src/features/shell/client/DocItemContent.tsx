@@ -13,6 +13,7 @@ import {useDoc, useSidebarBreadcrumbs} from '@docusaurus/plugin-content-docs/cli
 import AdSlot from '@site/src/features/promotions/client/AdSlot';
 import NotFoundNotice from '@site/src/features/shell/client/NotFoundNotice';
 import {MarkdownUrl, markdownUrl} from '@site/src/features/markdown-twins/client/CopyPage';
+import VersionNote from '@site/src/features/versions/client/VersionNote';
 
 type Props = WrapperProps<typeof ContentType>;
 
@@ -30,6 +31,8 @@ export default function ContentWrapper(props: Props): ReactNode {
     <>
       {/* Only after an unknown address sent the reader here (the 404 page). */}
       <NotFoundNotice />
+      {/* "You are reading the docs for NestJS 8", outside what the search indexes. */}
+      <VersionNote />
       <AdSlot />
       <div
         data-pagefind-body=""

@@ -211,10 +211,21 @@ function Pair({filename, ts, js, meta}: Required<Pick<Props, 'ts' | 'js'>> & Pro
         <Switch to="ts" self={toTs} other={toJs} pair={pair} />
       </div>
       {/* Both halves are in the HTML; the CSS shows one before React runs, `hidden` after. */}
-      <div className={styles.tsOnly} data-code-pair-half="ts" hidden={lang === 'js'}>
+      {/* `data-filename`: the label of each half in print (src/features/print). */}
+      <div
+        className={styles.tsOnly}
+        data-code-pair-half="ts"
+        data-filename={filename ? `${filename}.ts` : undefined}
+        hidden={lang === 'js'}
+      >
         <Code lang="ts" code={ts} meta={meta} />
       </div>
-      <div className={styles.jsOnly} data-code-pair-half="js" hidden={lang === 'ts'}>
+      <div
+        className={styles.jsOnly}
+        data-code-pair-half="js"
+        data-filename={filename ? `${filename}.js` : undefined}
+        hidden={lang === 'ts'}
+      >
         <Code lang="js" code={js} meta={meta} />
       </div>
     </div>

@@ -7,7 +7,7 @@ import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import Link from '@docusaurus/Link';
 import Translate from '@docusaurus/Translate';
-import {links} from '@site/src/data/links';
+import {archivedVersion} from '@site/src/features/versions/versions';
 import OfflineSave from '@site/src/features/offline/client/OfflineSave';
 import styles from './styles.module.css';
 
@@ -31,7 +31,7 @@ export default function FooterCopyright(): ReactNode {
         <Translate id="site.footer.license">
           Documentation content released under the MIT license.
         </Translate>{' '}
-        <Link href={links.v7Docs}>
+        <Link href={archivedVersion('v7').url}>
           <Translate id="site.footer.v7">Version 7</Translate>
         </Link>
       </p>
