@@ -180,7 +180,7 @@ export async function docsetEntries(
 export async function writeDocset(build: DocsetBuild): Promise<DocsetOutput> {
   const identity: DocsetIdentity = {id: 'nestjs', name: 'NestJS 8', siteUrl: build.siteUrl};
   const {entries, pages, index} = await docsetEntries(build, identity);
-  const archive = tarGz(entries);
+  const archive = await tarGz(entries);
   const version = `${docsRelease}/${createHash('sha256').update(archive).digest('hex').slice(0, 12)}`;
   const dir = join(build.outDir, 'docset');
   await mkdir(dir, {recursive: true});
