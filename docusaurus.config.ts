@@ -1,6 +1,7 @@
 import type {Config, LoadContext} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import {themes as prismThemes} from 'prism-react-renderer';
+import {apiReference} from './src/features/api-reference/plugin';
 import {links} from './src/data/links';
 import {noindexMarker} from './src/data/redirects';
 import {withContrast} from './src/node/prismContrast';
@@ -28,8 +29,11 @@ import headingOrder from './src/remark/headingOrder';
 import monospaceFontPreload from './src/remark/monospaceFontPreload';
 
 const siteTitle = 'NestJS - A progressive Node.js framework';
+// The API reference: docs/api/*.md written from the packages' declarations, now, before the docs
+// are read (src/features/api-reference).
+const api = apiReference(__dirname);
 // Pagefind by default, Algolia DocSearch when its keys are set (see src/node/search.ts).
-const search = searchConfig(process.env);
+const search = searchConfig(process.env, {extraDocuments: api.searchDocuments});
 
 /** Light and dark code colours behind one variable-based Prism theme. */
 const prism = variableTheme(withContrast(prismThemes.github), withContrast(prismThemes.dracula));
@@ -128,7 +132,14 @@ const config = {
             extendDefaults: true,
           },
           // Marked fences (@@filename / @@switch) become <CodePair> elements.
-          remarkPlugins: [codePair, focusableTables, headingOrder, monospaceFontPreload],
+          // Identifiers imported from the reference's packages link to their entries.
+          remarkPlugins: [
+            codePair,
+            api.remarkPlugin,
+            focusableTables,
+            headingOrder,
+            monospaceFontPreload,
+          ],
         },
         blog: false,
         theme: {
@@ -142,6 +153,7 @@ const config = {
   ],
 
   plugins: [
+    api.plugin,
     requireDescriptions,
     // Metric-matched local fallbacks of the brand fonts, measured from the font files.
     fontFallbacks,

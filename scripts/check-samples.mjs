@@ -305,10 +305,14 @@ function markdownFiles(path) {
   if (!statSync(path).isDirectory()) {
     return [path];
   }
-  return readdirSync(path, {recursive: true, encoding: 'utf8'})
-    .filter((name) => /\.mdx?$/.test(name))
-    .map((name) => join(path, name))
-    .sort();
+  return (
+    readdirSync(path, {recursive: true, encoding: 'utf8'})
+      .filter((name) => /\.mdx?$/.test(name))
+      // The API reference is generated from the packages' declarations by the build, not written.
+      .filter((name) => !/^api[\\/]/.test(relative(join(root, 'docs'), join(path, name))))
+      .map((name) => join(path, name))
+      .sort()
+  );
 }
 
 /**

@@ -9,9 +9,9 @@
  *   Pagefind plugin is left out (no index, no `/search` route of ours). Exactly one of the two is
  *   ever in a build.
  */
-import type {PluginConfig} from '@docusaurus/types';
+import type {LoadContext, PluginConfig} from '@docusaurus/types';
 import type {ThemeConfig} from '@docusaurus/preset-classic';
-import pagefindPlugin from '../plugins/pagefind';
+import pagefindPlugin, {type PagefindOptions} from '../plugins/pagefind';
 
 export type AlgoliaConfig = NonNullable<ThemeConfig['algolia']>;
 
@@ -24,8 +24,11 @@ export interface SearchConfig {
 
 export const defaultAlgoliaIndexName = 'nestjs';
 
-/** Picks the search from the environment of the build. */
-export function searchConfig(env: NodeJS.ProcessEnv): SearchConfig {
+/**
+ * Picks the search from the environment of the build. `pagefind` options apply to the local
+ * search (the API reference's entries: src/features/api-reference).
+ */
+export function searchConfig(env: NodeJS.ProcessEnv, pagefind: PagefindOptions = {}): SearchConfig {
   const appId = env.ALGOLIA_APP_ID?.trim();
   const apiKey = env.ALGOLIA_API_KEY?.trim();
   if (appId && apiKey) {
@@ -43,5 +46,5 @@ export function searchConfig(env: NodeJS.ProcessEnv): SearchConfig {
       },
     };
   }
-  return {plugins: [pagefindPlugin]};
+  return {plugins: [(context: LoadContext) => pagefindPlugin(context, pagefind)]};
 }

@@ -108,8 +108,28 @@ async function loadPagefind(siteDir: string): Promise<PagefindApi> {
   return (await import(pathToFileURL(join(dir, 'lib', 'index.js')).href)) as PagefindApi;
 }
 
-/** Indexes the HTML files of `outDir` into `outDir/pagefind`; returns the number of pages. */
-export async function buildIndex(siteDir: string, outDir: string, baseUrl = '/'): Promise<number> {
+/** A document added to the index besides the built pages (an API entry: src/features/api-reference). */
+export interface ExtraDocument {
+  readonly url: string;
+  readonly content: string;
+}
+
+/** Where extra documents come from: a post-build step given the build. */
+export type ExtraDocuments = (build: {
+  outDir: string;
+  baseUrl: string;
+}) => Promise<readonly ExtraDocument[]>;
+
+/**
+ * Indexes the HTML files of `outDir` into `outDir/pagefind`, and the `extra` documents; returns
+ * the number of records.
+ */
+export async function buildIndex(
+  siteDir: string,
+  outDir: string,
+  baseUrl = '/',
+  extra?: ExtraDocuments,
+): Promise<number> {
   const pagefind = await loadPagefind(siteDir);
   try {
     const {errors, index} = await pagefind.createIndex({
@@ -134,6 +154,13 @@ export async function buildIndex(siteDir: string, outDir: string, baseUrl = '/')
     if (pages === 0) {
       throw new Error(`Pagefind found no page marked data-pagefind-body in ${outDir}`);
     }
+    for (const document of extra ? await extra({outDir, baseUrl}) : []) {
+      const added = await index.addHTMLFile(document);
+      if (added.errors.length > 0) {
+        throw new Error(`Pagefind could not index ${document.url}: ${added.errors.join('; ')}`);
+      }
+      pages += 1;
+    }
     const written = await index.writeFiles({outputPath: join(outDir, pagefindDir)});
     if (written.errors.length > 0) {
       throw new Error(`Pagefind could not write its files: ${written.errors.join('; ')}`);
@@ -145,7 +172,15 @@ export async function buildIndex(siteDir: string, outDir: string, baseUrl = '/')
   }
 }
 
-export default function pagefindPlugin(context: LoadContext): Plugin {
+export interface PagefindOptions {
+  /** Documents to index besides the built pages (see ExtraDocuments). */
+  readonly extraDocuments?: ExtraDocuments;
+}
+
+export default function pagefindPlugin(
+  context: LoadContext,
+  options: PagefindOptions = {},
+): Plugin {
   return {
     name: 'pagefind-search',
     getClientModules() {
@@ -159,8 +194,13 @@ export default function pagefindPlugin(context: LoadContext): Plugin {
       });
     },
     async postBuild({outDir}) {
-      const pages = await buildIndex(context.siteDir, outDir, context.baseUrl);
-      console.log(`[pagefind-search] indexed ${pages} pages into ${pagefindDir}/`);
+      const pages = await buildIndex(
+        context.siteDir,
+        outDir,
+        context.baseUrl,
+        options.extraDocuments,
+      );
+      console.log(`[pagefind-search] indexed ${pages} pages and entries into ${pagefindDir}/`);
     },
   };
 }

@@ -19,6 +19,7 @@ import clsx from 'clsx';
 import {useLocation} from '@docusaurus/router';
 import Translate, {translate} from '@docusaurus/Translate';
 import CodeBlock from '@theme/CodeBlock';
+import {CodeLinksProvider} from '@site/src/features/api-reference/client/CodeLinks';
 import styles from './styles.module.css';
 
 export type CodeLang = 'ts' | 'js';
@@ -32,6 +33,10 @@ export interface Props {
   readonly js?: string;
   /** The fence's meta string (e.g. `{2-3} showLineNumbers`), passed to both blocks. */
   readonly meta?: string;
+  /** Links to the API reference in the TypeScript half (src/features/api-reference). */
+  readonly tsLinks?: string;
+  /** Links to the API reference in the JavaScript half. */
+  readonly jsLinks?: string;
 }
 
 // Keep these in sync with the pre-paint script in docusaurus.config.ts.
@@ -197,15 +202,31 @@ function Switch({to, self, other, pair}: SwitchProps): ReactNode {
   );
 }
 
-function Code({lang, code, meta}: {lang: CodeLang; code: string; meta?: string}): ReactNode {
+interface CodeProps {
+  readonly lang: CodeLang;
+  readonly code: string;
+  readonly meta?: string;
+  readonly links?: string;
+}
+
+function Code({lang, code, meta, links}: CodeProps): ReactNode {
   return (
-    <CodeBlock language={lang} metastring={meta} className={styles.code}>
-      {code}
-    </CodeBlock>
+    <CodeLinksProvider code={code} links={links}>
+      <CodeBlock language={lang} metastring={meta} className={styles.code}>
+        {code}
+      </CodeBlock>
+    </CodeLinksProvider>
   );
 }
 
-function Pair({filename, ts, js, meta}: Required<Pick<Props, 'ts' | 'js'>> & Props): ReactNode {
+function Pair({
+  filename,
+  ts,
+  js,
+  meta,
+  tsLinks,
+  jsLinks,
+}: Required<Pick<Props, 'ts' | 'js'>> & Props): ReactNode {
   const lang = useCodeLang();
   const pair = useRef<HTMLDivElement>(null);
   const toJs = useRef<HTMLButtonElement>(null);
@@ -224,24 +245,27 @@ function Pair({filename, ts, js, meta}: Required<Pick<Props, 'ts' | 'js'>> & Pro
       </div>
       {/* Both halves are in the HTML; the CSS shows one before React runs, `hidden` after. */}
       <div className={styles.tsOnly} data-code-pair-half="ts" hidden={lang === 'js'}>
-        <Code lang="ts" code={ts} meta={meta} />
+        <Code lang="ts" code={ts} meta={meta} links={tsLinks} />
       </div>
       <div className={styles.jsOnly} data-code-pair-half="js" hidden={lang === 'ts'}>
-        <Code lang="js" code={js} meta={meta} />
+        <Code lang="js" code={js} meta={meta} links={jsLinks} />
       </div>
     </div>
   );
 }
 
 /** A TypeScript/JavaScript pair, or a single block under a filename bar. */
-export default function CodePair({filename, ts, js, meta}: Props): ReactNode {
+export default function CodePair({filename, ts, js, meta, tsLinks, jsLinks}: Props): ReactNode {
   if (ts !== undefined && js !== undefined) {
-    return <Pair filename={filename} ts={ts} js={js} meta={meta} />;
+    return (
+      <Pair filename={filename} ts={ts} js={js} meta={meta} tsLinks={tsLinks} jsLinks={jsLinks} />
+    );
   }
   const lang: CodeLang = ts !== undefined ? 'ts' : 'js';
   const code = ts ?? js ?? '';
+  const links = ts !== undefined ? tsLinks : jsLinks;
   if (!filename) {
-    return <Code lang={lang} code={code} meta={meta} />;
+    return <Code lang={lang} code={code} meta={meta} links={links} />;
   }
   return (
     <div className={styles.codePair} data-code-pair="single">
@@ -250,7 +274,7 @@ export default function CodePair({filename, ts, js, meta}: Props): ReactNode {
           {`${filename}.${lang}`}
         </span>
       </div>
-      <Code lang={lang} code={code} meta={meta} />
+      <Code lang={lang} code={code} meta={meta} links={links} />
     </div>
   );
 }

@@ -1,0 +1,75 @@
+/**
+ * Post-build step for the search (src/plugins/pagefind.ts): every API entry becomes a search
+ * record of its own, so that a query for a symbol finds its entry rather than the long page of
+ * its package. Shaped as a step of the post-build pipeline, `(build, previous) => output`: it
+ * reads the built API pages and returns the documents for Pagefind to add.
+ *
+ * Each entry is a `<section data-api-entry="Name">` of its package page (./pages.ts), marked
+ * `data-pagefind-ignore` so the page's own record is its title and introduction. A record is the
+ * section's HTML under an `<h1>` of the export's name, at `/api/<package>#<Name>`, with the
+ * `section: API` filter; ids are dropped so Pagefind makes no sub-results inside it.
+ */
+import {readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {referencePackages} from '../packages';
+
+export interface BuildInfo {
+  readonly outDir: string;
+  readonly baseUrl: string;
+}
+
+/** An HTML document for Pagefind's `addHTMLFile`. */
+export interface SearchDocument {
+  readonly url: string;
+  readonly content: string;
+}
+
+/** The search filter and shown section of API records. */
+export const apiSection = 'API';
+
+const sectionPattern =
+  /<section\b[^>]*\bdata-api-entry=(?:"([^"]+)"|([^\s>]+))[^>]*>([\s\S]*?)<\/section>/g;
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The records of one built API page. */
+export function entryDocuments(
+  html: string,
+  pageUrl: string,
+  packageName: string,
+): SearchDocument[] {
+  const documents: SearchDocument[] = [];
+  for (const match of html.matchAll(sectionPattern)) {
+    const name = match[1] ?? match[2];
+    const body = match[3]
+      // The entry's own heading becomes the record's title.
+      .replace(/^\s*<h3\b[\s\S]*?<\/h3>/, '')
+      .replace(/\sid=(?:"[^"]*"|[^\s>]+)/g, '');
+    const content =
+      `<!doctype html><html lang="en"><head><title>${escapeHtml(name)}</title></head><body>` +
+      `<main data-pagefind-body data-pagefind-filter="section:${apiSection}" ` +
+      `data-pagefind-meta="section:${apiSection}, package:${escapeHtml(packageName)}">` +
+      `<h1>${escapeHtml(name)}</h1>${body}</main></body></html>`;
+    documents.push({url: `${pageUrl}#${name}`, content});
+  }
+  return documents;
+}
+
+/** The step: the records of every API entry of the build. */
+export async function apiSearchDocuments(
+  build: BuildInfo,
+  previous: readonly SearchDocument[] = [],
+): Promise<SearchDocument[]> {
+  const documents = [...previous];
+  for (const pkg of referencePackages) {
+    const html = await readFile(join(build.outDir, `${pkg.route}.html`), 'utf8');
+    const found = entryDocuments(html, `${build.baseUrl}${pkg.route}`, pkg.name);
+    if (found.length === 0) {
+      throw new Error(`[api-reference] no entry found in the built page of ${pkg.name}`);
+    }
+    documents.push(...found);
+  }
+  return documents;
+}
