@@ -7,7 +7,15 @@
  * changed (the dev server watches that folder). Node-only.
  */
 import {createHash} from 'node:crypto';
-import {existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {modelFormat, type ApiModel} from '../model';
 import {apiRoute} from '../packages';
@@ -61,11 +69,34 @@ export function loadModel(
   return {model, cached: false};
 }
 
+/** What the guide pages are now: their paths, sizes and modification times. */
+function guidesSignature(docsDir: string): string {
+  return readdirSync(docsDir, {recursive: true, encoding: 'utf8'})
+    .filter((file) => /\.mdx?$/.test(file) && !file.startsWith(`${apiRoute}/`))
+    .sort()
+    .map((file) => {
+      const info = statSync(join(docsDir, file));
+      return `${file}:${info.size}:${info.mtimeMs}`;
+    })
+    .join('\n');
+}
+
+/**
+ * The last result in this process. Docusaurus loads the site config more than once per command
+ * (each load writes the pages): the second load finds the guides and the model unchanged.
+ */
+const memo = globalThis as {__apiReference?: {key: string; result: Generated}};
+
 /** Writes `docs/api/*.md`; removes pages of packages no longer covered. */
 export function generateReference({siteDir, log = console.log}: GenerateOptions): Generated {
   const started = Date.now();
-  const {model, cached} = loadModel(siteDir, log);
   const docsDir = join(siteDir, 'docs');
+  const key = `${siteDir}\n${cacheKey(siteDir)}\n${guidesSignature(docsDir)}`;
+  const previous = memo.__apiReference;
+  if (previous?.key === key && existsSync(join(docsDir, apiRoute))) {
+    return {...previous.result, written: 0, cached: true, milliseconds: Date.now() - started};
+  }
+  const {model, cached} = loadModel(siteDir, log);
   const pages = referencePages(model, {guides: scanGuides(docsDir)});
   let written = 0;
   for (const [path, content] of pages) {
@@ -80,5 +111,7 @@ export function generateReference({siteDir, log = console.log}: GenerateOptions)
     if (!pages.has(`${apiRoute}/${name}`))
       rmSync(join(apiDir, name), {recursive: true, force: true});
   }
-  return {model, written, pages: pages.size, cached, milliseconds: Date.now() - started};
+  const result = {model, written, pages: pages.size, cached, milliseconds: Date.now() - started};
+  memo.__apiReference = {key, result};
+  return result;
 }

@@ -185,7 +185,7 @@ export function packagePage(pkg: ReferencePackage, model: ApiModel, context: Pag
     `# ${pkg.name}`,
     '',
     `Version ${data.version}, read from the package's type declarations: ${data.symbols.length} exports ` +
-      `(${counts.map(([kind, count]) => `${count} ${kindLabels[kind].toLowerCase()}`).join(', ')}). ` +
+      `(${counts.map(([kind, count]) => `${count} ${(count === 1 ? kindNames[kind] : kindLabels[kind]).toLowerCase()}`).join(', ')}). ` +
       'Each entry shows the declaration as TypeScript, with the names it uses linked to their own ' +
       "entries, the package's own comment, and the guide pages whose samples import it.",
   ];

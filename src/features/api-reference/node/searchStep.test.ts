@@ -8,7 +8,7 @@ describe('entryDocuments', () => {
       '<section data-api-entry=UseGuards data-pagefind-ignore=all><h3 class=anchor id=UseGuards>UseGuards<a href=#UseGuards class=hash-link>#</a></h3>' +
       '<p><strong>Decorator</strong></p><pre><code><a href="/api/common#CanActivate">CanActivate</a></code></pre></section>' +
       '<section data-api-entry="Body" data-pagefind-ignore="all"><h3 id="Body">Body</h3><p id=x>Binds the body.</p></section></div>';
-    const documents = entryDocuments(html, '/api/common', '@nestjs/common');
+    const documents = entryDocuments(html, '/api/common');
     expect(documents.map((document) => document.url)).toEqual([
       '/api/common#UseGuards',
       '/api/common#Body',
@@ -16,12 +16,14 @@ describe('entryDocuments', () => {
     const [first, second] = documents;
     expect(first.content).toContain('<h1>UseGuards</h1><p><strong>Decorator</strong></p>');
     expect(first.content).toContain('data-pagefind-filter="section:API"');
+    // One meta value: Pagefind reads a comma in it as part of the value.
+    expect(first.content).toContain('data-pagefind-meta="section:API"');
     expect(first.content).not.toContain('id=');
     expect(first.content).not.toContain('hash-link');
     expect(second.content).toContain('<h1>Body</h1><p>Binds the body.</p>');
   });
 
   it('finds nothing in a page without entries', () => {
-    expect(entryDocuments('<p>none</p>', '/api/x', 'x')).toEqual([]);
+    expect(entryDocuments('<p>none</p>', '/api/x')).toEqual([]);
   });
 });

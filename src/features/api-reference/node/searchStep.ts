@@ -35,11 +35,7 @@ function escapeHtml(text: string): string {
 }
 
 /** The records of one built API page. */
-export function entryDocuments(
-  html: string,
-  pageUrl: string,
-  packageName: string,
-): SearchDocument[] {
+export function entryDocuments(html: string, pageUrl: string): SearchDocument[] {
   const documents: SearchDocument[] = [];
   for (const match of html.matchAll(sectionPattern)) {
     const name = match[1] ?? match[2];
@@ -50,7 +46,7 @@ export function entryDocuments(
     const content =
       `<!doctype html><html lang="en"><head><title>${escapeHtml(name)}</title></head><body>` +
       `<main data-pagefind-body data-pagefind-filter="section:${apiSection}" ` +
-      `data-pagefind-meta="section:${apiSection}, package:${escapeHtml(packageName)}">` +
+      `data-pagefind-meta="section:${apiSection}">` +
       `<h1>${escapeHtml(name)}</h1>${body}</main></body></html>`;
     documents.push({url: `${pageUrl}#${name}`, content});
   }
@@ -65,7 +61,7 @@ export async function apiSearchDocuments(
   const documents = [...previous];
   for (const pkg of referencePackages) {
     const html = await readFile(join(build.outDir, `${pkg.route}.html`), 'utf8');
-    const found = entryDocuments(html, `${build.baseUrl}${pkg.route}`, pkg.name);
+    const found = entryDocuments(html, `${build.baseUrl}${pkg.route}`);
     if (found.length === 0) {
       throw new Error(`[api-reference] no entry found in the built page of ${pkg.name}`);
     }
