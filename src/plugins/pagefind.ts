@@ -172,10 +172,11 @@ export async function buildIndex(
   }
 }
 
-export interface PagefindOptions {
+/** The plugin's options (a type, not an interface: Docusaurus' plugin options are a record). */
+export type PagefindOptions = {
   /** Documents to index besides the built pages (see ExtraDocuments). */
   readonly extraDocuments?: ExtraDocuments;
-}
+};
 
 export default function pagefindPlugin(
   context: LoadContext,
