@@ -114,7 +114,10 @@ export interface ExtraDocument {
   readonly content: string;
 }
 
-/** Where extra documents come from: a post-build step given the build. */
+/**
+ * Where extra documents come from: a post-build step given the build. A document whose URL is a
+ * built page's route is indexed instead of that page's HTML.
+ */
 export type ExtraDocuments = (build: {
   outDir: string;
   baseUrl: string;
@@ -139,13 +142,18 @@ export async function buildIndex(
     if (!index || errors.length > 0) {
       throw new Error(`Pagefind could not start: ${errors.join('; ')}`);
     }
+    // Documents of the build's steps; one with the URL of a built page replaces that page's HTML.
+    const documents = new Map((extra ? await extra({outDir, baseUrl}) : []).map((d) => [d.url, d]));
     let pages = 0;
     for (const file of await readdir(outDir, {recursive: true})) {
       if (!file.endsWith('.html')) continue;
-      const content = await readFile(join(outDir, file), 'utf8');
+      const url = routeOf(file, baseUrl);
+      const replaced = documents.get(url);
+      documents.delete(url);
+      const content = replaced?.content ?? (await readFile(join(outDir, file), 'utf8'));
       // Only docs pages carry the marker; skip the rest without parsing them.
       if (!content.includes('data-pagefind-body')) continue;
-      const added = await index.addHTMLFile({url: routeOf(file, baseUrl), content});
+      const added = await index.addHTMLFile({url, content});
       if (added.errors.length > 0) {
         throw new Error(`Pagefind could not index ${file}: ${added.errors.join('; ')}`);
       }
@@ -154,7 +162,7 @@ export async function buildIndex(
     if (pages === 0) {
       throw new Error(`Pagefind found no page marked data-pagefind-body in ${outDir}`);
     }
-    for (const document of extra ? await extra({outDir, baseUrl}) : []) {
+    for (const document of documents.values()) {
       const added = await index.addHTMLFile(document);
       if (added.errors.length > 0) {
         throw new Error(`Pagefind could not index ${document.url}: ${added.errors.join('; ')}`);

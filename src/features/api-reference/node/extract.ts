@@ -53,13 +53,21 @@ function bareText(node: ts.Node, source: ts.SourceFile): string {
     .trim();
 }
 
-/** The text of a node's continuation lines, re-indented from `from` spaces to `to`. */
-function reindent(text: string, to: string): string {
-  const lines = text.split('\n');
-  const rest = lines.slice(1).filter((line) => line.trim() !== '');
-  const common = Math.min(...rest.map((line) => /^\s*/.exec(line)![0].length), Infinity);
-  const shift = Number.isFinite(common) ? Math.max(common - 4, 0) : 0;
-  return lines.map((line, i) => (i === 0 ? line : to + line.slice(shift))).join('\n');
+/**
+ * A member's text indented by two spaces inside its printed class: its continuation lines (an
+ * object type across lines) lose the member's own indentation in the file.
+ */
+function memberText(member: ts.Node, source: ts.SourceFile): string {
+  const column = source.getLineAndCharacterOfPosition(member.getStart(source)).character;
+  return member
+    .getText(source)
+    .split('\n')
+    .map((line, i) => {
+      if (i === 0) return `  ${line}`;
+      const indent = /^ */.exec(line)![0].length;
+      return `  ${line.slice(Math.min(indent, column))}`;
+    })
+    .join('\n');
 }
 
 /** A class or interface: its header, then its public and protected members, one per line. */
@@ -75,7 +83,7 @@ function printContainer(
     .trim();
   const members = node.members
     .filter((member) => !isPrivate(member))
-    .map((member) => `  ${reindent(member.getText(source), '  ')}`);
+    .map((member) => memberText(member, source));
   return members.length === 0 ? `${header} {}` : `${header} {\n${members.join('\n')}\n}`;
 }
 

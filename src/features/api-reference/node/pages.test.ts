@@ -56,7 +56,7 @@ describe('API pages', () => {
     };
     expect(symbolSection(symbol, context, [guides[0]])).toBe(
       [
-        '<section data-api-entry="UseGuards" data-pagefind-ignore="all">',
+        '<section data-api-entry="UseGuards">',
         '### UseGuards {/* #UseGuards */}',
         '**Decorator**, declared in `@nestjs/common/decorators/core/use-guards.decorator.d.ts`.',
         '```ts api-refs="CanActivate=@nestjs/common"\nfunction UseGuards(...guards: (CanActivate | Function)[]): MethodDecorator;\n```',

@@ -155,12 +155,8 @@ export function symbolSection(
       `**Used in:** ${usedIn.map((page) => `[${guideLabel(page, context.guides)}](${page.route})`).join(', ')}`,
     );
   }
-  // The section is one search record of its own (./searchStep.ts), not part of the page's.
-  return [
-    `<section data-api-entry="${symbol.name}" data-pagefind-ignore="all">`,
-    ...parts,
-    '</section>',
-  ].join('\n\n');
+  // The section is one search record of its own, cut out of the page's (./searchStep.ts).
+  return [`<section data-api-entry="${symbol.name}">`, ...parts, '</section>'].join('\n\n');
 }
 
 function yamlString(text: string): string {

@@ -2,12 +2,16 @@
  * Post-build step for the search (src/plugins/pagefind.ts): every API entry becomes a search
  * record of its own, so that a query for a symbol finds its entry rather than the long page of
  * its package. Shaped as a step of the post-build pipeline, `(build, previous) => output`: it
- * reads the built API pages and returns the documents for Pagefind to add.
+ * reads the built API pages and returns the documents Pagefind indexes for them.
  *
- * Each entry is a `<section data-api-entry="Name">` of its package page (./pages.ts), marked
- * `data-pagefind-ignore` so the page's own record is its title and introduction. A record is the
- * section's HTML under an `<h1>` of the export's name, at `/api/<package>#<Name>`, with the
- * `section: API` filter; ids are dropped so Pagefind makes no sub-results inside it.
+ * - Each entry is a `<section data-api-entry="Name">` of its package page (./pages.ts). Its
+ *   record is the section's HTML under an `<h1>` of the export's name, at
+ *   `/api/<package>#<Name>`, in the section `API`; ids are dropped so Pagefind makes no
+ *   sub-results inside it, and so are its "See also" and "Used in" lines (links to other pages,
+ *   whose titles would make "binding pipes" find the `Bind` entry).
+ * - The package page's own record replaces the built page's (same URL): the page without its
+ *   entries, i.e. its title and introduction. The page itself keeps everything, so the words of
+ *   a search are highlighted in it (src/components/Search/highlight.ts).
  */
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
@@ -30,11 +34,14 @@ export const apiSection = 'API';
 const sectionPattern =
   /<section\b[^>]*\bdata-api-entry=(?:"([^"]+)"|([^\s>]+))[^>]*>([\s\S]*?)<\/section>/g;
 
+/** The paragraphs that only link elsewhere (./pages.ts writes them). */
+const navigation = /<p><strong>(?:See also|Used in):<\/strong>[\s\S]*?(?=<p\b|<\/section>|$)/g;
+
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** The records of one built API page. */
+/** The records of one built API page: its entries, then the page without them. */
 export function entryDocuments(html: string, pageUrl: string): SearchDocument[] {
   const documents: SearchDocument[] = [];
   for (const match of html.matchAll(sectionPattern)) {
@@ -42,6 +49,7 @@ export function entryDocuments(html: string, pageUrl: string): SearchDocument[] 
     const body = match[3]
       // The entry's own heading becomes the record's title.
       .replace(/^\s*<h3\b[\s\S]*?<\/h3>/, '')
+      .replace(navigation, '')
       .replace(/\sid=(?:"[^"]*"|[^\s>]+)/g, '');
     const content =
       `<!doctype html><html lang="en"><head><title>${escapeHtml(name)}</title></head><body>` +
@@ -50,10 +58,13 @@ export function entryDocuments(html: string, pageUrl: string): SearchDocument[] 
       `<h1>${escapeHtml(name)}</h1>${body}</main></body></html>`;
     documents.push({url: `${pageUrl}#${name}`, content});
   }
+  if (documents.length > 0) {
+    documents.push({url: pageUrl, content: html.replace(sectionPattern, '')});
+  }
   return documents;
 }
 
-/** The step: the records of every API entry of the build. */
+/** The step: the records of every API page of the build. */
 export async function apiSearchDocuments(
   build: BuildInfo,
   previous: readonly SearchDocument[] = [],
