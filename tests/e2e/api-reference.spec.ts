@@ -158,6 +158,22 @@ test.describe('API pages', () => {
     });
   }
 
+  test('the menu opens an API page as a full load, and Back returns', async ({page}) => {
+    await page.goto('/first-steps');
+    await page.evaluate(() => ((window as {beforeClick?: boolean}).beforeClick = true));
+    const menu = page.locator('nav[aria-label="Docs sidebar"]');
+    await menu.locator('.menu__list-item-collapsible', {hasText: 'API reference'}).click();
+    await menu.locator('a.menu__link[href="/api/testing"]').click();
+    await expect(page).toHaveURL(/\/api\/testing$/);
+    await expect(page.locator('section[data-api-entry="Test"] pre a').first()).toBeVisible();
+    // A new document: the old page's globals are gone.
+    await expect
+      .poll(() => page.evaluate(() => (window as {beforeClick?: boolean}).beforeClick ?? false))
+      .toBe(false);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/first-steps$/);
+  });
+
   test('an entry links the types of its declaration to their entries', async ({page}) => {
     await page.goto('/api/common#UseGuards');
     const entry = page.locator('section[data-api-entry="UseGuards"]');

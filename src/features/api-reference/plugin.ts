@@ -4,7 +4,8 @@
  * `apiReference(siteDir)` runs when the site config is loaded, before Docusaurus reads the docs:
  * it writes `docs/api/*.md` from the packages' declarations (./node/generate.ts) and returns
  * - `remarkPlugin`, for the docs' remark plugins (after codePair): the samples' links;
- * - `plugin`, the Docusaurus plugin: it reports the pages' size after a build;
+ * - `plugin`, the Docusaurus plugin: its client module loads API pages in full rather than
+ *   rendering them in the browser (./client/fullLoad.ts); it reports the pages' size after a build;
  * - `searchDocuments`, the post-build step that gives each entry its own search record
  *   (./node/searchStep.ts), called by the Pagefind plugin's post-build.
  */
@@ -39,6 +40,9 @@ export function apiReference(siteDir: string, baseUrl = '/'): ApiReference {
     entries,
     plugin: () => ({
       name: 'api-reference',
+      getClientModules() {
+        return [join(__dirname, 'client', 'fullLoad.ts')];
+      },
       async postBuild({outDir}) {
         let bytes = 0;
         for (const pkg of referencePackages) {
