@@ -1,6 +1,7 @@
 import type {Config, LoadContext} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import {themes as prismThemes} from 'prism-react-renderer';
+import {apiReference} from './src/features/api-reference/plugin';
 import {links} from './src/data/links';
 import {noindexMarker} from './src/features/redirects/redirects';
 import {withContrast} from './src/features/code/node/prismContrast';
@@ -27,6 +28,9 @@ import headingOrder from './src/features/markdown/node/remarkHeadingOrder';
 import monospaceFontPreload from './src/features/code/node/remarkMonospaceFontPreload';
 
 const siteTitle = 'NestJS - A progressive Node.js framework';
+// The API reference: docs/api/*.md written from the packages' declarations, now, before the docs
+// are read (src/features/api-reference).
+const api = apiReference(__dirname);
 // Pagefind by default, Algolia DocSearch when its keys are set (see src/features/search/node/searchConfig.ts).
 const search = searchConfig(process.env);
 
@@ -122,7 +126,14 @@ const config = {
             extendDefaults: true,
           },
           // Marked fences (@@filename / @@switch) become <CodePair> elements.
-          remarkPlugins: [codePair, focusableTables, headingOrder, monospaceFontPreload],
+          // Identifiers imported from the reference's packages link to their entries.
+          remarkPlugins: [
+            codePair,
+            api.remarkPlugin,
+            focusableTables,
+            headingOrder,
+            monospaceFontPreload,
+          ],
         },
         blog: false,
         theme: {
@@ -161,6 +172,8 @@ const config = {
       }),
     // `docusaurus start` serves /controllers.md and llms.txt too (the build writes them above).
     markdownTwinsPlugin,
+    // API pages load in full rather than rendering in the browser (src/features/api-reference).
+    api.plugin,
     ...search.plugins,
     // Offline reading: manifest, service worker (README "Offline reading").
     ['@docusaurus/plugin-pwa', pwaOptions],

@@ -10,6 +10,7 @@ import type {SidebarsConfig} from '@docusaurus/plugin-content-docs';
 import {links} from './src/data/links';
 import {docFile} from './src/features/shell/node/docs';
 import {archivedVersion} from './src/features/versions/versions';
+import {referencePackages} from './src/features/api-reference/packages';
 
 type SidebarItem = SidebarsConfig[string] extends infer S
   ? S extends readonly (infer I)[]
@@ -190,6 +191,11 @@ const sidebars = {
       page('faq/common-errors', 'Common errors'),
       external('Examples', links.examples),
     ]),
+    // Generated from the packages' declarations (src/features/api-reference), one page each.
+    group(
+      'API reference',
+      referencePackages.map((pkg) => page(pkg.route, pkg.name)),
+    ),
     page('migration-guide', 'Migration guide'),
     page('discover/companies', 'Who is using Nest?'),
     page('support', 'Support'),

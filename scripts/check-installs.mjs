@@ -14,10 +14,11 @@
  *
  *   node scripts/check-installs.mjs [files or folders]   (default docs/)
  */
-import {readFileSync, readdirSync, statSync} from 'node:fs';
+import {readFileSync} from 'node:fs';
 import {dirname, join, relative, resolve} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import semver from 'semver';
+import {writtenMarkdownFiles} from '../src/features/markdown/node/files.mjs';
 import {located} from '../src/features/markdown/location.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -154,18 +155,6 @@ export function checkInstalls(text, file, pinned) {
   return problems;
 }
 
-/** @param {string} path @returns {string[]} */
-function markdownFiles(path) {
-  if (statSync(path).isFile()) return [path];
-  return readdirSync(path, {withFileTypes: true}).flatMap((entry) =>
-    entry.isDirectory()
-      ? markdownFiles(join(path, entry.name))
-      : /\.mdx?$/.test(entry.name)
-        ? [join(path, entry.name)]
-        : [],
-  );
-}
-
 /**
  * @param {readonly string[]} args
  * @returns {{problems: string[], commands: number}}
@@ -176,7 +165,9 @@ export function checkDocs(args = []) {
   /** @type {string[]} */
   const problems = [];
   let commands = 0;
-  for (const file of targets.flatMap(markdownFiles)) {
+  for (const file of targets.flatMap((target) =>
+    writtenMarkdownFiles(target, join(root, 'docs')),
+  )) {
     const text = readFileSync(file, 'utf8');
     commands += installCommands(text).length;
     problems.push(...checkInstalls(text, relative(root, file), pinned));

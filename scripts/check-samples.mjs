@@ -16,7 +16,7 @@
 //
 // Prints `file:line: reason` per failure and `N samples checked, M failed`;
 // exits 1 on any failure (2 on a usage error).
-import {existsSync, readFileSync, readdirSync, realpathSync, statSync} from 'node:fs';
+import {existsSync, readFileSync, realpathSync} from 'node:fs';
 import {dirname, join, relative, resolve} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {parse as babelParse} from '@babel/parser';
@@ -27,6 +27,7 @@ import remarkParse from 'remark-parse';
 import ts from 'typescript';
 import {unified} from 'unified';
 import {visit} from 'unist-util-visit';
+import {writtenMarkdownFiles} from '../src/features/markdown/node/files.mjs';
 import {located} from '../src/features/markdown/location.mjs';
 import {markerLanguage, parseFence} from '../src/features/markdown/markers.mjs';
 
@@ -298,21 +299,6 @@ export function checkMarkdown(markdown, file) {
 }
 
 /**
- * The .md/.mdx files under a path (or the path itself), sorted.
- * @param {string} path
- * @returns {string[]}
- */
-function markdownFiles(path) {
-  if (!statSync(path).isDirectory()) {
-    return [path];
-  }
-  return readdirSync(path, {recursive: true, encoding: 'utf8'})
-    .filter((name) => /\.mdx?$/.test(name))
-    .map((name) => join(path, name))
-    .sort();
-}
-
-/**
  * Runs the check; returns the exit code.
  * @param {readonly string[]} args files or directories; none means docs/
  * @param {{log: (line: string) => void, error: (line: string) => void}} out
@@ -327,7 +313,9 @@ export function main(args, out = {log: console.log, error: console.error}) {
   }
   let checked = 0;
   let failed = 0;
-  for (const path of targets.flatMap(markdownFiles)) {
+  for (const path of targets.flatMap((target) =>
+    writtenMarkdownFiles(target, join(root, 'docs')),
+  )) {
     const file = relative(process.cwd(), path) || path;
     const report = checkMarkdown(readFileSync(path, 'utf8'), file);
     checked += report.checked;

@@ -15,6 +15,8 @@ const sample = [
   '/discover/companies',
   '/support',
   '/enterprise',
+  // A page of the API reference (src/features/api-reference): its entries' code holds links.
+  '/api/testing',
 ];
 const narrowSample = ['/', '/techniques/database', '/discover/companies'];
 

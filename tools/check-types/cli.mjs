@@ -34,9 +34,10 @@
 // allow-list entry no longer fails (stale) or the allow-list is malformed;
 // 2 on a usage error.
 import {spawnSync} from 'node:child_process';
-import {existsSync, readFileSync, readdirSync, realpathSync, statSync} from 'node:fs';
+import {existsSync, readFileSync, realpathSync} from 'node:fs';
 import {dirname, join, relative, resolve, sep} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
+import {writtenMarkdownFiles} from '../../src/features/markdown/node/files.mjs';
 import {located} from '../../src/features/markdown/location.mjs';
 import {validateAllowList} from './allowList.mjs';
 import {createCompiler} from './compiler.mjs';
@@ -51,21 +52,6 @@ export const samplesDir = join(root, 'tools', 'samples');
 export const allowListPath = join(samplesDir, 'allow-list.json');
 /** The share of samples that must compile. */
 export const requiredShare = 0.95;
-
-/**
- * The .md/.mdx files under a path (or the path itself), sorted.
- * @param {string} path
- * @returns {string[]}
- */
-function markdownFiles(path) {
-  if (!statSync(path).isDirectory()) {
-    return [path];
-  }
-  return readdirSync(path, {recursive: true, encoding: 'utf8'})
-    .filter((name) => /\.mdx?$/.test(name))
-    .map((name) => join(path, name))
-    .sort();
-}
 
 /**
  * The packages of tools/samples/package.json (pinned to exact versions) that
@@ -152,7 +138,9 @@ export function main(args, out = {log: console.log, error: console.error}) {
   const allowed = new Map(
     allow.entries.map((entry) => [`${entry.page}\0${entry.filename}`, entry]),
   );
-  for (const path of targets.flatMap(markdownFiles)) {
+  for (const path of targets.flatMap((target) =>
+    writtenMarkdownFiles(target, join(root, 'docs')),
+  )) {
     const page = relative(root, path).split(sep).join('/');
     pages.add(page);
     const samples = collectSamples(readFileSync(path, 'utf8'), page);

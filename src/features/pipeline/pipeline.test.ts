@@ -20,6 +20,7 @@ describe('the build pipeline', () => {
     expect(steps.map((step) => step.name)).toEqual([
       'redirects',
       'markdown-twins',
+      'api-reference',
       'search',
       'offline',
       'docset',
@@ -80,6 +81,9 @@ describe('the build pipeline', () => {
     const one = merge(noArtifacts, {typedFiles: [{path: '/a.md', contentType: 'text/markdown'}]});
     expect(merge(one, {})).toEqual(one);
     expect(noArtifacts.typedFiles).toEqual([]);
+    const two = merge(one, {searchDocuments: [{url: '/api/common#Get', content: '<h1>Get</h1>'}]});
+    expect(two.typedFiles).toEqual(one.typedFiles);
+    expect(two.searchDocuments.map((document) => document.url)).toEqual(['/api/common#Get']);
   });
 });
 

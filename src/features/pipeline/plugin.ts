@@ -5,17 +5,21 @@
  *
  * 1. redirects: the legacy URLs' fallback pages and the noindex tag (src/features/redirects);
  * 2. markdown-twins: `/controllers.md`, `/llms.txt`, `/llms-full.txt` (src/features/markdown-twins);
- * 3. search: Pagefind's index of the pages (src/features/search), unless Algolia is used;
- * 4. offline: `/offline.json`, what "Save all docs" fetches, search index included
+ * 3. api-reference: a search record per API entry, handed on to the search step
+ *    (src/features/api-reference);
+ * 4. search: Pagefind's index of the pages and those records (src/features/search), unless
+ *    Algolia is used;
+ * 5. offline: `/offline.json`, what "Save all docs" fetches, search index included
  *    (src/features/offline);
- * 5. other artifacts: the Dash/Zeal docset, `docset/NestJS.tgz` and its feed
+ * 6. other artifacts: the Dash/Zeal docset, `docset/NestJS.tgz` and its feed
  *    (src/features/docset);
- * 6. hosting: `_headers`, `_redirects`, `.htaccess`, `nginx.conf`, last, since the
+ * 7. hosting: `_headers`, `_redirects`, `.htaccess`, `nginx.conf`, last, since the
  *    Content-Security-Policy hashes the inline code of the pages the others wrote and the
  *    caching rules name their files (src/features/hosting).
  */
 import type {LoadedContent} from '@docusaurus/plugin-content-docs';
 import type {LoadContext, Plugin} from '@docusaurus/types';
+import {apiReferenceStep} from '../api-reference/node/step';
 import {docsetStep} from '../docset/node/step';
 import {hostingStep, type HostingOptions} from '../hosting/node/step';
 import {markdownTwinsStep} from '../markdown-twins/node/step';
@@ -34,6 +38,7 @@ export function pipelineSteps(context: LoadContext, options: PipelineOptions): S
   return [
     redirectPagesStep(context, options.redirects),
     markdownTwinsStep,
+    apiReferenceStep,
     searchIndexStep,
     offlineListStep,
     // Other artifacts: after the pages and the search index they may list, before the hosting

@@ -22,7 +22,14 @@ describe('searchConfig', () => {
   it('uses the Pagefind plugin when no Algolia keys are set', () => {
     const config = searchConfig({});
     expect(config.algolia).toBeUndefined();
-    expect(config.plugins).toEqual([pagefindPlugin]);
+    // The plugin, created with the options of the local search (the API reference's entries).
+    expect(config.plugins).toHaveLength(1);
+    const create = config.plugins[0] as unknown as (
+      context: never,
+    ) => ReturnType<typeof pagefindPlugin>;
+    expect(create({siteDir: '/site', baseUrl: '/'} as never).name).toBe(
+      pagefindPlugin({siteDir: '/site', baseUrl: '/'} as never).name,
+    );
   });
 
   it('needs both the app id and the API key for Algolia', () => {

@@ -33,6 +33,12 @@ export interface TypedFile {
   readonly contentType: string;
 }
 
+/** An HTML document for the search index, at a URL (an API entry: src/features/api-reference). */
+export interface SearchDocument {
+  readonly url: string;
+  readonly content: string;
+}
+
 /**
  * What the steps hand on to the ones after them. Every field is a list; each step's output is
  * appended to what the steps before it produced.
@@ -40,6 +46,11 @@ export interface TypedFile {
 export interface Artifacts {
   /** Files to serve with an explicit `Content-Type` (the Markdown twins, llms.txt). */
   readonly typedFiles: readonly TypedFile[];
+  /**
+   * Documents the search step indexes besides the built pages; one whose URL is a built page's
+   * route is indexed instead of that page's HTML.
+   */
+  readonly searchDocuments: readonly SearchDocument[];
 }
 
 /** What one step adds (nothing, when it only writes files no later step needs to know about). */
@@ -54,11 +65,14 @@ export interface Step {
   readonly run: StepFunction;
 }
 
-export const noArtifacts: Artifacts = {typedFiles: []};
+export const noArtifacts: Artifacts = {typedFiles: [], searchDocuments: []};
 
 /** `previous` with a step's output appended. */
 export function merge(previous: Artifacts, output: StepOutput): Artifacts {
-  return {typedFiles: [...previous.typedFiles, ...(output.typedFiles ?? [])]};
+  return {
+    typedFiles: [...previous.typedFiles, ...(output.typedFiles ?? [])],
+    searchDocuments: [...previous.searchDocuments, ...(output.searchDocuments ?? [])],
+  };
 }
 
 /**

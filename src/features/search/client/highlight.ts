@@ -18,6 +18,17 @@ type Highlighter = new (options: HighlighterOptions) => unknown;
 
 export const highlightClass = 'search-highlight';
 
+/**
+ * Where to mark: the article, or only the API entry the address names
+ * (`/api/common?highlight=useguards#UseGuards`, src/features/api-reference), which is the search
+ * result: marking the whole page of a package (800 KB of HTML) would take seconds.
+ */
+function markContext(): string {
+  const id = decodeURIComponent(window.location.hash.slice(1));
+  const entry = id ? `[data-api-entry="${CSS.escape(id)}"]` : '';
+  return entry && document.querySelector(entry) ? entry : '[data-pagefind-body]';
+}
+
 async function highlight(baseUrl: string): Promise<void> {
   const url = `${baseUrl}pagefind/pagefind-highlight.js`;
   const {default: PagefindHighlight} = (await import(/* webpackIgnore: true */ url)) as {
@@ -25,7 +36,7 @@ async function highlight(baseUrl: string): Promise<void> {
   };
   new PagefindHighlight({
     highlightParam,
-    markContext: '[data-pagefind-body]',
+    markContext: markContext(),
     markOptions: {
       className: highlightClass,
       exclude: ['[data-pagefind-ignore]', '[data-pagefind-ignore] *', 'button', '.hash-link'],

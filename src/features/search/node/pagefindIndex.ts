@@ -20,6 +20,7 @@ import {join} from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {gunzipSync} from 'node:zlib';
 import {htmlFiles} from '../../pipeline/node/pages';
+import type {SearchDocument} from '../../pipeline/node/steps';
 
 type PagefindApi = typeof import('pagefind');
 
@@ -95,8 +96,17 @@ async function loadPagefind(siteDir: string): Promise<PagefindApi> {
   return (await import(pathToFileURL(join(dir, 'lib', 'index.js')).href)) as PagefindApi;
 }
 
-/** Indexes the HTML files of `outDir` into `outDir/pagefind`; returns the number of pages. */
-export async function buildIndex(siteDir: string, outDir: string, baseUrl = '/'): Promise<number> {
+/**
+ * Indexes the HTML files of `outDir` into `outDir/pagefind`, and the `extra` documents (the
+ * pipeline steps' `searchDocuments`); a document whose URL is a built page's route is indexed
+ * instead of that page's HTML. Returns the number of records.
+ */
+export async function buildIndex(
+  siteDir: string,
+  outDir: string,
+  baseUrl = '/',
+  extra: readonly SearchDocument[] = [],
+): Promise<number> {
   const pagefind = await loadPagefind(siteDir);
   try {
     const {errors, index} = await pagefind.createIndex({
@@ -106,9 +116,12 @@ export async function buildIndex(siteDir: string, outDir: string, baseUrl = '/')
     if (!index || errors.length > 0) {
       throw new Error(`Pagefind could not start: ${errors.join('; ')}`);
     }
+    const documents = new Map(extra.map((document) => [document.url, document]));
     let pages = 0;
     for (const {file, route} of await htmlFiles(outDir, baseUrl)) {
-      const content = await readFile(join(outDir, file), 'utf8');
+      const replaced = documents.get(route);
+      documents.delete(route);
+      const content = replaced?.content ?? (await readFile(join(outDir, file), 'utf8'));
       // Only docs pages carry the marker; skip the rest without parsing them.
       if (!content.includes('data-pagefind-body')) continue;
       const added = await index.addHTMLFile({url: route, content});
@@ -119,6 +132,13 @@ export async function buildIndex(siteDir: string, outDir: string, baseUrl = '/')
     }
     if (pages === 0) {
       throw new Error(`Pagefind found no page marked data-pagefind-body in ${outDir}`);
+    }
+    for (const document of documents.values()) {
+      const added = await index.addHTMLFile(document);
+      if (added.errors.length > 0) {
+        throw new Error(`Pagefind could not index ${document.url}: ${added.errors.join('; ')}`);
+      }
+      pages += 1;
     }
     const written = await index.writeFiles({outputPath: join(outDir, pagefindDir)});
     if (written.errors.length > 0) {

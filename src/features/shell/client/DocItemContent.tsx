@@ -4,6 +4,8 @@
  * The page itself is what the search indexes (src/features/search/plugin.ts): `data-pagefind-body`
  * marks it, and its menu group ("Fundamentals", "Techniques", …; "Overview" for the pages
  * outside a group) is the results page's `section` filter and the path shown under a suggestion.
+ * The API reference's pages (front matter `api_reference`) are the section "API", like their
+ * entries' own records (src/features/api-reference/node/step.ts).
  */
 import React, {type ReactNode} from 'react';
 import Content from '@theme-original/DocItem/Content';
@@ -25,8 +27,10 @@ function useSection(): string {
 }
 
 export default function ContentWrapper(props: Props): ReactNode {
-  const section = useSection();
-  const {permalink} = useDoc().metadata;
+  const menuSection = useSection();
+  const {metadata, frontMatter} = useDoc();
+  const {permalink} = metadata;
+  const section = (frontMatter as {api_reference?: unknown}).api_reference ? 'API' : menuSection;
   return (
     <>
       {/* Only after an unknown address sent the reader here (the 404 page). */}

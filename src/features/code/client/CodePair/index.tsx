@@ -26,6 +26,7 @@ import {
   parseCodeLang,
   type CodeLang,
 } from '../../codeLang';
+import {CodeLinksProvider} from '@site/src/features/api-reference/client/CodeLinks';
 import styles from './styles.module.css';
 
 export interface Props {
@@ -37,6 +38,10 @@ export interface Props {
   readonly js?: string;
   /** The fence's meta string (e.g. `{2-3} showLineNumbers`), passed to both blocks. */
   readonly meta?: string;
+  /** Links to the API reference in the TypeScript half (src/features/api-reference). */
+  readonly tsLinks?: string;
+  /** Links to the API reference in the JavaScript half. */
+  readonly jsLinks?: string;
 }
 
 const listeners = new Set<() => void>();
@@ -185,15 +190,31 @@ function Switch({to, self, other, pair}: SwitchProps): ReactNode {
   );
 }
 
-function Code({lang, code, meta}: {lang: CodeLang; code: string; meta?: string}): ReactNode {
+interface CodeProps {
+  readonly lang: CodeLang;
+  readonly code: string;
+  readonly meta?: string;
+  readonly links?: string;
+}
+
+function Code({lang, code, meta, links}: CodeProps): ReactNode {
   return (
-    <CodeBlock language={lang} metastring={meta} className={styles.code}>
-      {code}
-    </CodeBlock>
+    <CodeLinksProvider code={code} links={links}>
+      <CodeBlock language={lang} metastring={meta} className={styles.code}>
+        {code}
+      </CodeBlock>
+    </CodeLinksProvider>
   );
 }
 
-function Pair({filename, ts, js, meta}: Required<Pick<Props, 'ts' | 'js'>> & Props): ReactNode {
+function Pair({
+  filename,
+  ts,
+  js,
+  meta,
+  tsLinks,
+  jsLinks,
+}: Required<Pick<Props, 'ts' | 'js'>> & Props): ReactNode {
   const lang = useCodeLang();
   const pair = useRef<HTMLDivElement>(null);
   const toJs = useRef<HTMLButtonElement>(null);
@@ -218,7 +239,7 @@ function Pair({filename, ts, js, meta}: Required<Pick<Props, 'ts' | 'js'>> & Pro
         data-filename={filename ? `${filename}.ts` : undefined}
         hidden={lang === 'js'}
       >
-        <Code lang="ts" code={ts} meta={meta} />
+        <Code lang="ts" code={ts} meta={meta} links={tsLinks} />
       </div>
       <div
         className={styles.jsOnly}
@@ -226,21 +247,24 @@ function Pair({filename, ts, js, meta}: Required<Pick<Props, 'ts' | 'js'>> & Pro
         data-filename={filename ? `${filename}.js` : undefined}
         hidden={lang === 'ts'}
       >
-        <Code lang="js" code={js} meta={meta} />
+        <Code lang="js" code={js} meta={meta} links={jsLinks} />
       </div>
     </div>
   );
 }
 
 /** A TypeScript/JavaScript pair, or a single block under a filename bar. */
-export default function CodePair({filename, ts, js, meta}: Props): ReactNode {
+export default function CodePair({filename, ts, js, meta, tsLinks, jsLinks}: Props): ReactNode {
   if (ts !== undefined && js !== undefined) {
-    return <Pair filename={filename} ts={ts} js={js} meta={meta} />;
+    return (
+      <Pair filename={filename} ts={ts} js={js} meta={meta} tsLinks={tsLinks} jsLinks={jsLinks} />
+    );
   }
   const lang: CodeLang = ts !== undefined ? 'ts' : 'js';
   const code = ts ?? js ?? '';
+  const links = ts !== undefined ? tsLinks : jsLinks;
   if (!filename) {
-    return <Code lang={lang} code={code} meta={meta} />;
+    return <Code lang={lang} code={code} meta={meta} links={links} />;
   }
   return (
     <div className={styles.codePair} data-code-pair="single">
@@ -249,7 +273,7 @@ export default function CodePair({filename, ts, js, meta}: Props): ReactNode {
           {`${filename}.${lang}`}
         </span>
       </div>
-      <Code lang={lang} code={code} meta={meta} />
+      <Code lang={lang} code={code} meta={meta} links={links} />
     </div>
   );
 }

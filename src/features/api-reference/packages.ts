@@ -1,0 +1,93 @@
+/**
+ * The packages the API reference covers, in menu order, and where their entries live.
+ *
+ * One page per package (`/api/common`), one anchor per export (`/api/common#UseGuards`): see
+ * README.md for the measurements behind that choice. Pure: used by the build (Node) and by the
+ * tests.
+ */
+
+export interface ReferencePackage {
+  /** The npm name. */
+  readonly name: string;
+  /** The page's route under the site root, without the leading slash. */
+  readonly route: string;
+  /** The page's one-sentence description (front matter, llms.txt). */
+  readonly description: string;
+}
+
+/** The route prefix of the reference (`/api/...`) and its docs folder (`docs/api`). */
+export const apiRoute = 'api';
+
+export const referencePackages: readonly ReferencePackage[] = [
+  {
+    name: '@nestjs/common',
+    route: 'api/common',
+    description:
+      'Every export of @nestjs/common 8: the decorators, pipes, exceptions, interfaces and services of a Nest application.',
+  },
+  {
+    name: '@nestjs/core',
+    route: 'api/core',
+    description:
+      'Every export of @nestjs/core 8: the application factory, the module reference, the reflector and the HTTP adapter host.',
+  },
+  {
+    name: '@nestjs/testing',
+    route: 'api/testing',
+    description:
+      'Every export of @nestjs/testing 8: the testing module builder and the compiled testing module.',
+  },
+  {
+    name: '@nestjs/microservices',
+    route: 'api/microservices',
+    description:
+      'Every export of @nestjs/microservices 8: transports, clients, message decorators and contexts.',
+  },
+  {
+    name: '@nestjs/websockets',
+    route: 'api/websockets',
+    description:
+      'Every export of @nestjs/websockets 8: gateway decorators, lifecycle interfaces and the WebSocket exception.',
+  },
+  {
+    name: '@nestjs/platform-express',
+    route: 'api/platform-express',
+    description:
+      'Every export of @nestjs/platform-express 8: the Express adapter, the Express application type and the Multer file interceptors.',
+  },
+  {
+    name: '@nestjs/platform-fastify',
+    route: 'api/platform-fastify',
+    description:
+      'Every export of @nestjs/platform-fastify 8: the Fastify adapter and the Fastify application type.',
+  },
+  {
+    name: '@nestjs/graphql',
+    route: 'api/graphql',
+    description:
+      'Every export of @nestjs/graphql 9: the GraphQL module, resolver and schema decorators, scalars and mapped types.',
+  },
+  {
+    name: '@nestjs/swagger',
+    route: 'api/swagger',
+    description:
+      'Every export of @nestjs/swagger 5: the document builder, the Swagger module and the OpenAPI decorators.',
+  },
+];
+
+/** The package a module specifier names (`@nestjs/common`, also for `@nestjs/common/...`). */
+export function referencePackageOf(specifier: string): ReferencePackage | undefined {
+  return referencePackages.find(
+    (pkg) => specifier === pkg.name || specifier.startsWith(`${pkg.name}/`),
+  );
+}
+
+/** The id of an export's anchor on its package page: the export's own name. */
+export function anchorOf(name: string): string {
+  return name;
+}
+
+/** The URL of an export's entry: `/api/common#UseGuards`. */
+export function entryUrl(pkg: ReferencePackage, name: string, baseUrl = '/'): string {
+  return `${baseUrl}${pkg.route}#${anchorOf(name)}`;
+}
