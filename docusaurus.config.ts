@@ -21,6 +21,7 @@ import prefetchOnce from './src/plugins/prefetchOnce';
 import sourcePatches from './src/plugins/sourcePatches';
 import sourceMaps from './src/plugins/sourceMaps';
 import offlinePlugin from './src/plugins/offline';
+import staticArticle from './src/features/static-article/plugin';
 import {pwaOptions} from './src/pwa/options';
 import codePair from './src/remark/codePair';
 import focusableTables from './src/remark/focusableTables';
@@ -152,6 +153,8 @@ const config = {
     prefetchOnce,
     sourcePatches,
     sourceMaps,
+    // First loads adopt the server's article without hydrating it (src/features/static-article).
+    staticArticle,
     (context: LoadContext) =>
       redirectsPlugin(context, {redirects: emittedRedirects(), noindexMarker}),
     // /controllers.md (every page's Markdown), /llms.txt, /llms-full.txt (see the file).

@@ -8,20 +8,24 @@
  * `nest-docs.code-lang` and settable with `?lang=js` / `?lang=ts`.
  *
  * Before first paint, the inline script in `docusaurus.config.ts` (`headTags`)
- * sets the attribute from the query or storage; the server-rendered HTML holds
- * both halves and the CSS module hides the inactive one from that attribute,
- * so a JavaScript reader never sees TypeScript flash. After hydration a small
- * external store keeps React in step with the attribute (all pairs switch
- * together, other tabs follow through the `storage` event).
+ * sets the attribute from the query or storage; the HTML holds both halves and
+ * the CSS module hides the inactive one from that attribute, so a JavaScript
+ * reader never sees TypeScript flash.
+ *
+ * This component renders markup only, the same on the server and in the
+ * browser. The switch buttons work through one delegated listener
+ * (src/features/static-article/client/codePair.ts), which also marks the
+ * inactive halves `hidden`: the same code serves pairs React rendered and
+ * pairs of a static article, which have no component behind them.
  */
-import {useEffect, useRef, useSyncExternalStore, type ReactNode, type RefObject} from 'react';
+import type {ReactNode} from 'react';
 import clsx from 'clsx';
-import {useLocation} from '@docusaurus/router';
 import Translate, {translate} from '@docusaurus/Translate';
 import CodeBlock from '@theme/CodeBlock';
+import type {CodeLang} from '@site/src/features/static-article/codeLang';
 import styles from './styles.module.css';
 
-export type CodeLang = 'ts' | 'js';
+export type {CodeLang};
 
 export interface Props {
   /** File name without extension: the bar shows `name.ts` or `name.js`. */
@@ -34,87 +38,6 @@ export interface Props {
   readonly meta?: string;
 }
 
-// Keep these in sync with the pre-paint script in docusaurus.config.ts.
-const storageKey = 'nest-docs.code-lang';
-
-/** `ts` / `js` (or `typescript` / `javascript`, any case), else null. */
-export function parseCodeLang(value: string | null | undefined): CodeLang | null {
-  switch (value?.toLowerCase()) {
-    case 'ts':
-    case 'typescript':
-      return 'ts';
-    case 'js':
-    case 'javascript':
-      return 'js';
-    default:
-      return null;
-  }
-}
-
-const listeners = new Set<() => void>();
-
-function notify(): void {
-  listeners.forEach((listener) => listener());
-}
-
-function applyCodeLang(lang: CodeLang): void {
-  document.documentElement.dataset.codeLang = lang;
-  notify();
-}
-
-/** Switches every pair (on this page and later ones) to `lang` and remembers it. */
-function chooseCodeLang(lang: CodeLang): void {
-  applyCodeLang(lang);
-  try {
-    window.localStorage.setItem(storageKey, lang);
-  } catch {
-    // Storage unavailable (private mode, blocked cookies): the choice lasts for this page.
-  }
-}
-
-function onStorage(event: StorageEvent): void {
-  const lang = event.key === storageKey ? parseCodeLang(event.newValue) : null;
-  if (lang) {
-    applyCodeLang(lang);
-  }
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  if (listeners.size === 1) {
-    window.addEventListener('storage', onStorage);
-  }
-  return () => {
-    listeners.delete(listener);
-    if (listeners.size === 0) {
-      window.removeEventListener('storage', onStorage);
-    }
-  };
-}
-
-function getSnapshot(): CodeLang {
-  return parseCodeLang(document.documentElement.dataset.codeLang) ?? 'ts';
-}
-
-/** Unknown on the server and during hydration: the CSS decides until then. */
-function getServerSnapshot(): CodeLang | null {
-  return null;
-}
-
-/** The active language, or null before hydration has finished. */
-function useCodeLang(): CodeLang | null {
-  const lang = useSyncExternalStore<CodeLang | null>(subscribe, getSnapshot, getServerSnapshot);
-  // `?lang=` on a client-side navigation (the pre-paint script covers full loads).
-  const {search} = useLocation();
-  useEffect(() => {
-    const requested = parseCodeLang(new URLSearchParams(search).get('lang'));
-    if (requested && requested !== getSnapshot()) {
-      chooseCodeLang(requested);
-    }
-  }, [search]);
-  return lang;
-}
-
 const halfClass: Record<CodeLang, string> = {ts: styles.tsOnly, js: styles.jsOnly};
 
 function Filename({name, lang}: {name: string; lang: CodeLang}): ReactNode {
@@ -125,27 +48,8 @@ function Filename({name, lang}: {name: string; lang: CodeLang}): ReactNode {
   );
 }
 
-interface SwitchProps {
-  /** The language the button switches to. */
-  readonly to: CodeLang;
-  readonly self: RefObject<HTMLButtonElement | null>;
-  /** The pair's other button, which takes the focus after the switch. */
-  readonly other: RefObject<HTMLButtonElement | null>;
-  readonly pair: RefObject<HTMLDivElement | null>;
-}
-
-function Switch({to, self, other, pair}: SwitchProps): ReactNode {
-  const onClick = () => {
-    // Every pair on the page changes height: keep this one where the reader sees it.
-    const before = pair.current?.getBoundingClientRect().top;
-    chooseCodeLang(to);
-    const after = pair.current?.getBoundingClientRect().top;
-    if (before !== undefined && after !== undefined && before !== after) {
-      window.scrollBy(0, after - before);
-    }
-    // This button is hidden now; the other one (shown now) keeps keyboard focus.
-    other.current?.focus();
-  };
+/** The button that switches to `to` (shown while the other language is active). */
+function Switch({to}: {to: CodeLang}): ReactNode {
   const label =
     to === 'js'
       ? translate({
@@ -162,14 +66,12 @@ function Switch({to, self, other, pair}: SwitchProps): ReactNode {
         });
   return (
     <button
-      ref={self}
       type="button"
       // The button for JavaScript is shown while TypeScript is active, and vice versa.
       className={clsx(styles.switch, halfClass[to === 'js' ? 'ts' : 'js'])}
       aria-label={label}
       title={label}
       data-code-pair-switch={to}
-      onClick={onClick}
     >
       <svg
         className={styles.switchIcon}
@@ -206,12 +108,8 @@ function Code({lang, code, meta}: {lang: CodeLang; code: string; meta?: string})
 }
 
 function Pair({filename, ts, js, meta}: Required<Pick<Props, 'ts' | 'js'>> & Props): ReactNode {
-  const lang = useCodeLang();
-  const pair = useRef<HTMLDivElement>(null);
-  const toJs = useRef<HTMLButtonElement>(null);
-  const toTs = useRef<HTMLButtonElement>(null);
   return (
-    <div ref={pair} className={styles.codePair} data-code-pair="pair">
+    <div className={styles.codePair} data-code-pair="pair">
       <div className={styles.bar}>
         {filename ? (
           <>
@@ -219,14 +117,14 @@ function Pair({filename, ts, js, meta}: Required<Pick<Props, 'ts' | 'js'>> & Pro
             <Filename name={filename} lang="js" />
           </>
         ) : null}
-        <Switch to="js" self={toJs} other={toTs} pair={pair} />
-        <Switch to="ts" self={toTs} other={toJs} pair={pair} />
+        <Switch to="js" />
+        <Switch to="ts" />
       </div>
-      {/* Both halves are in the HTML; the CSS shows one before React runs, `hidden` after. */}
-      <div className={styles.tsOnly} data-code-pair-half="ts" hidden={lang === 'js'}>
+      {/* Both halves are in the HTML; the CSS shows one, and the inactive one gets `hidden`. */}
+      <div className={styles.tsOnly} data-code-pair-half="ts">
         <Code lang="ts" code={ts} meta={meta} />
       </div>
-      <div className={styles.jsOnly} data-code-pair-half="js" hidden={lang === 'ts'}>
+      <div className={styles.jsOnly} data-code-pair-half="js">
         <Code lang="js" code={js} meta={meta} />
       </div>
     </div>

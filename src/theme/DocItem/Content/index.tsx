@@ -4,6 +4,9 @@
  * The page itself is what the search indexes (src/plugins/pagefind.ts): `data-pagefind-body`
  * marks it, and its menu group ("Fundamentals", "Techniques", …; "Overview" for the pages
  * outside a group) is the results page's `section` filter and the path shown under a suggestion.
+ *
+ * On a first load React adopts the server's article without hydrating it (StaticArticle,
+ * src/features/static-article); client-side navigations render it as usual.
  */
 import React, {type ReactNode} from 'react';
 import Content from '@theme-original/DocItem/Content';
@@ -13,6 +16,7 @@ import {useDoc, useSidebarBreadcrumbs} from '@docusaurus/plugin-content-docs/cli
 import AdSlot from '@site/src/components/AdSlot';
 import NotFoundNotice from '@site/src/components/NotFoundNotice';
 import {MarkdownUrl, markdownUrl} from '@site/src/components/CopyPage';
+import StaticArticle from '@site/src/features/static-article/client/StaticArticle';
 
 type Props = WrapperProps<typeof ContentType>;
 
@@ -31,16 +35,19 @@ export default function ContentWrapper(props: Props): ReactNode {
       {/* Only after an unknown address sent the reader here (the 404 page). */}
       <NotFoundNotice />
       <AdSlot />
-      <div
-        data-pagefind-body=""
-        data-pagefind-filter={`section:${section}`}
-        data-pagefind-meta={`section:${section}`}
+      <StaticArticle
+        page={permalink}
+        attributes={{
+          'data-pagefind-body': '',
+          'data-pagefind-filter': `section:${section}`,
+          'data-pagefind-meta': `section:${section}`,
+        }}
       >
         {/* The page's Markdown twin, for "Copy page" beside the title (PageTitle). */}
         <MarkdownUrl.Provider value={markdownUrl(permalink)}>
           <Content {...props} />
         </MarkdownUrl.Provider>
-      </div>
+      </StaticArticle>
     </>
   );
 }
