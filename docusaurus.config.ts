@@ -8,6 +8,7 @@ import {variableTheme} from './src/node/prismVariables';
 import {emittedRedirects} from './src/node/redirects';
 import {searchConfig} from './src/node/search';
 import {ssrTemplate} from './src/node/ssrTemplate';
+import {patchesWithout} from './src/node/without';
 import deferLibraries from './src/plugins/deferLibraries';
 import fontFallbacks from './src/plugins/fontFallbacks';
 import hostingPlugin from './src/plugins/hosting';
@@ -29,6 +30,8 @@ import headingOrder from './src/remark/headingOrder';
 import monospaceFontPreload from './src/remark/monospaceFontPreload';
 
 const siteTitle = 'NestJS - A progressive Node.js framework';
+// Internals patches left out for a measurement (src/node/without.ts; empty in normal builds).
+const without = patchesWithout(process.env.NEST_WITHOUT);
 // Pagefind by default, Algolia DocSearch when its keys are set (see src/node/search.ts).
 const search = searchConfig(process.env);
 
@@ -72,11 +75,11 @@ const config = {
   },
 
   // Docusaurus' page template, with the bundles requested after the first paint (see the file).
-  ssrTemplate,
+  ...(!without.has('ssrTemplate') && {ssrTemplate}),
 
   clientModules: [
     './src/clientModules/pageFade.ts',
-    './src/clientModules/idlePrefetch.ts',
+    ...(without.has('idlePrefetch') ? [] : ['./src/clientModules/idlePrefetch.ts']),
     './src/clientModules/tocFollow.ts',
   ],
 
@@ -147,11 +150,11 @@ const config = {
     // Metric-matched local fallbacks of the brand fonts, measured from the font files.
     fontFallbacks,
     deferLibraries,
-    slimDocsVersion,
-    slimSiteConfig,
-    tslibHelpers,
-    prefetchOnce,
-    sourcePatches,
+    ...(without.has('slimDocsVersion') ? [] : [slimDocsVersion]),
+    ...(without.has('slimSiteConfig') ? [] : [slimSiteConfig]),
+    ...(without.has('tslibHelpers') ? [] : [tslibHelpers]),
+    ...(without.has('prefetchOnce') ? [] : [prefetchOnce]),
+    (context: LoadContext) => sourcePatches(context, without),
     sourceMaps,
     // First loads adopt the server's article without hydrating it (src/features/static-article).
     staticArticle,

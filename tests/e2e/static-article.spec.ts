@@ -69,8 +69,15 @@ for (const path of ['/', '/controllers', '/techniques/queues']) {
     const errors = collectPageErrors(page);
     const hydration = collectHydrationMessages(page);
     await keepNodesBeforeHydration(page);
+    await page.setViewportSize({width: 1280, height: 800});
     await page.goto(path);
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    // Re-render the page around the article: across the layout's breakpoint, Docusaurus swaps
+    // the desktop table of contents for the mobile one (useWindowSize) and back.
+    await page.setViewportSize({width: 800, height: 800});
+    await expect(page.locator('.theme-doc-toc-desktop')).toHaveCount(0);
+    await page.setViewportSize({width: 1280, height: 800});
+    await expect(page.locator('.theme-doc-toc-desktop')).toHaveCount(1);
 
     const article = await fiberCount(page, '[data-static-article]');
     expect(article.elements).toBeGreaterThan(50);
