@@ -23,6 +23,7 @@ import sourcePatches from './src/plugins/sourcePatches';
 import sourceMaps from './src/plugins/sourceMaps';
 import offlinePlugin from './src/plugins/offline';
 import staticArticle from './src/features/static-article/plugin';
+import reactOnlyElements from './src/features/static-article/node/reactOnlyElements';
 import {pwaOptions} from './src/pwa/options';
 import codePair from './src/remark/codePair';
 import focusableTables from './src/remark/focusableTables';
@@ -77,11 +78,7 @@ const config = {
   // Docusaurus' page template, with the bundles requested after the first paint (see the file).
   ...(!without.has('ssrTemplate') && {ssrTemplate}),
 
-  clientModules: [
-    './src/clientModules/pageFade.ts',
-    ...(without.has('idlePrefetch') ? [] : ['./src/clientModules/idlePrefetch.ts']),
-    './src/clientModules/tocFollow.ts',
-  ],
+  clientModules: ['./src/clientModules/pageFade.ts', './src/clientModules/tocFollow.ts'],
 
   headTags: [
     {
@@ -132,7 +129,14 @@ const config = {
             extendDefaults: true,
           },
           // Marked fences (@@filename / @@switch) become <CodePair> elements.
-          remarkPlugins: [codePair, focusableTables, headingOrder, monospaceFontPreload],
+          // Elements that need React fail the build: articles are static on a first load.
+          remarkPlugins: [
+            codePair,
+            focusableTables,
+            headingOrder,
+            monospaceFontPreload,
+            reactOnlyElements,
+          ],
         },
         blog: false,
         theme: {

@@ -14,7 +14,12 @@
  *
  * Options: --page /controllers (or --pages /,/controllers), --runs 3, --cpu 4 (slowdown),
  * --width 412, --top 25, --no-build, --dir DIR (a source-mapped build to use as is),
- * --port N.
+ * --port N, --groups react-dom,react-helmet-async (groups, or text in function names such as
+ * utils/reactUtils, whose per-load medians the comparison table shows; default react-dom).
+ *
+ * With several pages or builds, a table gives per page and build the median (min-max) of the
+ * total busy time, the blocking time (long tasks' time over 50 ms after the first contentful
+ * paint, what Lighthouse's TBT adds up, here observed with the CPU slowed) and the --groups.
  *
  * Before/after: --baseline DIR names a second source-mapped build (e.g. built from the commit
  * before a change). Each run then loads every page once from each build, alternating which goes
@@ -38,6 +43,7 @@ const width = Number(option('width') ?? 412);
 const top = Number(option('top') ?? 25);
 const port = Number(option('port') ?? 4420 + Math.floor(Math.random() * 500));
 const dir = option('dir');
+const shown = (option('groups') ?? 'react-dom').split(',');
 const baseline = option('baseline');
 
 if (!dir) ensureReportBuild('cpu-report', process.argv.includes('--no-build'));
@@ -122,6 +128,17 @@ async function place(frame) {
 async function profileLoad(browser, url) {
   const context = await browser.newContext({viewport: {width, height: 823}});
   const tab = await context.newPage();
+  // Long tasks (over 50 ms) from the start: their blocking time, as TBT counts it, is read below.
+  await tab.addInitScript(() => {
+    /** @type {{start: number, duration: number}[]} */
+    const tasks = [];
+    Object.assign(window, {__longTasks: tasks});
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        tasks.push({start: entry.startTime, duration: entry.duration});
+      }
+    }).observe({type: 'longtask', buffered: true});
+  });
   const cdp = await context.newCDPSession(tab);
   await cdp.send('Emulation.setCPUThrottlingRate', {rate: cpu});
   await cdp.send('Profiler.enable');
@@ -138,7 +155,15 @@ async function profileLoad(browser, url) {
     const fibers = elements.filter((element) =>
       Object.keys(element).some((key) => key.startsWith('__reactFiber$')),
     );
-    return {elements: elements.length, fibers: fibers.length};
+    // Blocking time after the first contentful paint (TBT's measure, to hydrated + 1 s).
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
+    const tasks = /** @type {{__longTasks?: {start: number, duration: number}[]}} */ (
+      /** @type {unknown} */ (window)
+    ).__longTasks;
+    const blocking = (tasks ?? [])
+      .filter((task) => task.start >= fcp)
+      .reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0);
+    return {elements: elements.length, fibers: fibers.length, blocking};
   });
   await context.close();
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -202,14 +227,20 @@ if (builds.length > 1 || pages.length > 1) {
     `\nmain-thread time per first visit at ${width} px, CPU ${cpu}x, ${runs} interleaved load(s) per page and build, until hydrated + 1 s: median (min-max), ms`,
   );
   console.log(
-    `${'page'.padEnd(22)}${'build'.padEnd(10)}${'total'.padEnd(18)}${'react-dom'.padEnd(18)}article elements with a fiber`,
+    `${'page'.padEnd(22)}${'build'.padEnd(10)}${'total'.padEnd(18)}${'blocking'.padEnd(18)}` +
+      `${shown.map((name) => name.slice(0, 24).padEnd(26)).join('')}article elements with a fiber`,
   );
   for (const page of pages) {
     for (const build of builds) {
       const list = loads.get(`${build.label} ${page}`) ?? [];
+      /** A group's or function's time in one load. @param {Load} load @param {string} name */
+      const time = (load, name) =>
+        load.groups.get(name) ??
+        [...load.functions].reduce((sum, [key, ms]) => (key.includes(name) ? sum + ms : sum), 0);
       console.log(
         `${page.padEnd(22)}${(build.label || '-').padEnd(10)}${spread(list.map((load) => load.busy)).padEnd(18)}` +
-          `${spread(list.map((load) => load.groups.get('react-dom') ?? 0)).padEnd(18)}` +
+          `${spread(list.map((load) => load.article.blocking)).padEnd(18)}` +
+          shown.map((name) => spread(list.map((load) => time(load, name))).padEnd(26)).join('') +
           `${list[0]?.article.fibers ?? '-'} of ${list[0]?.article.elements ?? '-'}`,
       );
     }

@@ -8,11 +8,12 @@
  *
  * 1. A normal first load: the article's nodes, sampled at DOMContentLoaded, are kept.
  * 2. A re-render of `StaticArticle` (through its own state hook, found from the article's fiber)
- *    with the same `dangerouslySetInnerHTML` object, a new object with the same string, and a
- *    new object with an empty string: React 19 compares the prop by identity and sets innerHTML
- *    again for a new object.
+ *    with the same `dangerouslySetInnerHTML` object, a new object with the same (empty) string,
+ *    and a new object holding the article's HTML: React 19 compares the prop by identity and
+ *    sets innerHTML again for a new object.
  * 3. A hydration mismatch in the shell (the header's logo link replaced before React runs):
- *    React 19 renders the whole root again on the client, the article included.
+ *    React 19 renders the whole root again on the client; StaticArticle moves the server's
+ *    nodes into the new element.
  */
 import {spawn} from 'node:child_process';
 import {join} from 'node:path';
@@ -71,8 +72,8 @@ async function load(name, breakShell) {
 }
 
 /**
- * Re-renders StaticArticle with `next(adopted)` as its state.
- * @param {string} name @param {'same' | 'copy' | 'empty'} change
+ * Re-renders StaticArticle with another `html` in its state.
+ * @param {string} name @param {'same' | 'empty' | 'markup'} change
  */
 async function rerender(name, change) {
   const page = await browser.newPage();
@@ -95,7 +96,9 @@ async function rerender(name, change) {
     const adopted = hook.memoizedState;
     const first = article.querySelector('p');
     const html =
-      change === 'same' ? adopted.html : {__html: change === 'copy' ? adopted.html.__html : ''};
+      change === 'same'
+        ? adopted.html
+        : {__html: change === 'empty' ? adopted.html.__html : article.innerHTML};
     hook.queue.dispatch({...adopted, html});
     await new Promise((resolve) => setTimeout(resolve, 500));
     return {
@@ -110,8 +113,8 @@ async function rerender(name, change) {
 try {
   await load('1. first load', false);
   await rerender('2. re-render, same object', 'same');
-  await rerender('2. re-render, new object, same string', 'copy');
-  await rerender("2. re-render, new object, ''", 'empty');
+  await rerender("2. re-render, new object, same string ('')", 'empty');
+  await rerender("2. re-render, new object, the article's HTML", 'markup');
   await load('3. first load, mismatch in the header', true);
 } finally {
   await browser.close();

@@ -11,7 +11,6 @@ export const removablePatches = {
     'src/plugins/sourcePatches.ts (theme-common: keys compared without the collator)',
   helmetOnMount: 'src/plugins/sourcePatches.ts (react-helmet-async: heads registered on commit)',
   prefetchOnce: 'src/plugins/prefetchOnce.ts (one prefetch per file)',
-  idlePrefetch: 'src/clientModules/idlePrefetch.ts (viewport prefetches in idle time)',
   slimDocsVersion: 'src/plugins/slimDocsVersion.ts (no page descriptions in the browser)',
   slimSiteConfig: 'src/plugins/slimSiteConfig.ts (no server-only config in the browser)',
   tslibHelpers: 'src/plugins/tslibHelpers.ts (one tslib helper instead of all)',

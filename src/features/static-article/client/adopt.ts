@@ -1,22 +1,28 @@
 /**
- * The server's article, read from the document while React hydrates it (see ../README.md).
+ * The server's article, taken from the document while React hydrates it (see ../README.md).
  *
  * `StaticArticle` calls this in the render of its first client pass, before React reaches the
- * article's element, so the string is the DOM as React is about to see it: what the server sent,
- * plus anything that changed it before hydration (nothing of ours does; a browser extension
- * might).
+ * article's element: it keeps the element and its child nodes (no copy, no serialization).
  */
 
 /** The attribute that marks the article's element, its value the page's permalink. */
 export const articleAttribute = 'data-static-article';
 
+/**
+ * What the element renders as `dangerouslySetInnerHTML`: never written while React adopts the
+ * element, nor later, because it is this one object in every render (React 19 sets innerHTML
+ * again whenever the prop is another object). Its children are the server's nodes.
+ */
+export const serverNodes: {readonly __html: string} = {__html: ''};
+
 export interface ServerArticle {
   /** The permalink the server rendered the article for. */
   readonly page: string;
-  /**
-   * The element's `innerHTML`, as `dangerouslySetInnerHTML` takes it. One object for the life of
-   * the element: React sets `innerHTML` again only if `__html` changes between two renders.
-   */
+  /** The server's element, which hydration adopts. */
+  readonly element: HTMLElement;
+  /** Its child nodes, to move into a new element if React ever renders one instead. */
+  readonly nodes: readonly ChildNode[];
+  /** The element's `dangerouslySetInnerHTML` (always `serverNodes`). */
   readonly html: {readonly __html: string};
   /** Whether the article shows code (its font preload then stays in the head). */
   readonly hasCode: boolean;
@@ -37,7 +43,9 @@ export function serverArticle(page: string): ServerArticle | null {
   if (!element.firstElementChild) return null;
   return {
     page,
-    html: {__html: element.innerHTML},
+    element,
+    nodes: Array.from(element.childNodes),
+    html: serverNodes,
     hasCode: element.querySelector('code') !== null,
   };
 }
