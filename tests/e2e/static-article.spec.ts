@@ -209,3 +209,31 @@ test('heading anchors and tables work in the static article', async ({page}) => 
   await table.focus();
   await expect(table).toBeFocused();
 });
+
+test('the word-wrap button shows on the blocks whose code is wider than the block only', async ({
+  page,
+}) => {
+  await page.setViewportSize({width: 1280, height: 900});
+  await page.goto('/pipes');
+  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  const blocks = () =>
+    page.evaluate(() =>
+      Array.from(document.querySelectorAll('.theme-doc-markdown .theme-code-block'))
+        .map((block) => ({
+          pre: block.querySelector('pre'),
+          wrap: block.querySelector<HTMLElement>('button[data-code-wrap]'),
+        }))
+        .filter(({pre}) => pre && pre.clientWidth > 0)
+        .map(({pre, wrap}) => ({
+          overflows: (pre?.scrollWidth ?? 0) > (pre?.clientWidth ?? 0),
+          shown: !!wrap && getComputedStyle(wrap).display !== 'none',
+        })),
+    );
+  // Measured in idle time after the route update.
+  await expect
+    .poll(async () => (await blocks()).filter((block) => block.shown !== block.overflows).length)
+    .toBe(0);
+  const measured = await blocks();
+  expect(measured.filter((block) => block.overflows).length).toBeGreaterThan(0);
+  expect(measured.filter((block) => !block.overflows).length).toBeGreaterThan(0);
+});

@@ -34,7 +34,7 @@ export default function CodeButtons({className}: Props): ReactNode {
     <div className={clsx(className, groupStyles.buttonGroup)}>
       <button
         type="button"
-        className="clean-btn"
+        className={clsx('clean-btn', icons.wrapButton)}
         aria-label={wrapLabel}
         title={wrapLabel}
         data-code-wrap=""
