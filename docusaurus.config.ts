@@ -10,6 +10,7 @@ import {codeLangScript} from './src/features/code/node/prePaintScript';
 import {emittedRedirects} from './src/features/redirects/node/emitted';
 import {searchConfig} from './src/features/search/node/searchConfig';
 import {ssrTemplate} from './src/features/bundle/node/ssrTemplate';
+import {patchesWithout} from './src/features/bundle/node/without';
 import deferLibraries from './src/features/code/plugin';
 import fontFallbacks from './src/features/fonts/plugin';
 import markdownTwinsPlugin from './src/features/markdown-twins/plugin';
@@ -21,6 +22,8 @@ import tslibHelpers from './src/features/bundle/node/tslibHelpers';
 import prefetchOnce from './src/features/bundle/node/prefetchOnce';
 import sourcePatches from './src/features/bundle/node/sourcePatches';
 import sourceMaps from './src/features/bundle/node/sourceMaps';
+import staticArticle from './src/features/static-article/plugin';
+import reactOnlyElements from './src/features/static-article/node/reactOnlyElements';
 import {pwaOptions} from './src/features/offline/node/pwaOptions';
 import codePair from './src/features/code/node/remarkCodePair';
 import focusableTables from './src/features/markdown/node/remarkFocusableTables';
@@ -31,6 +34,9 @@ const siteTitle = 'NestJS - A progressive Node.js framework';
 // The API reference: docs/api/*.md written from the packages' declarations, now, before the docs
 // are read (src/features/api-reference).
 const api = apiReference(__dirname);
+// Internals patches left out for a measurement (src/features/bundle/node/without.ts; empty in
+// normal builds).
+const without = patchesWithout(process.env.NEST_WITHOUT);
 // Pagefind by default, Algolia DocSearch when its keys are set (see src/features/search/node/searchConfig.ts).
 const search = searchConfig(process.env);
 
@@ -74,11 +80,10 @@ const config = {
   },
 
   // Docusaurus' page template, with the bundles requested after the first paint (see the file).
-  ssrTemplate,
+  ...(!without.has('ssrTemplate') && {ssrTemplate}),
 
   clientModules: [
     './src/features/shell/client/pageFade.ts',
-    './src/features/bundle/client/idlePrefetch.ts',
     './src/features/shell/client/tocFollow.ts',
     // Printing from dark mode prints in light colours (src/features/print).
     './src/features/print/client/printColours.ts',
@@ -126,13 +131,15 @@ const config = {
             extendDefaults: true,
           },
           // Marked fences (@@filename / @@switch) become <CodePair> elements.
-          // Identifiers imported from the reference's packages link to their entries.
+          // Identifiers imported from the reference's packages link to their entries; elements
+          // that need React fail the build (articles are static on a first load).
           remarkPlugins: [
             codePair,
             api.remarkPlugin,
             focusableTables,
             headingOrder,
             monospaceFontPreload,
+            reactOnlyElements,
           ],
         },
         blog: false,
@@ -152,12 +159,14 @@ const config = {
     // Metric-matched local fallbacks of the brand fonts, measured from the font files.
     fontFallbacks,
     deferLibraries,
-    slimDocsVersion,
-    slimSiteConfig,
-    tslibHelpers,
-    prefetchOnce,
-    sourcePatches,
+    ...(without.has('slimDocsVersion') ? [] : [slimDocsVersion]),
+    ...(without.has('slimSiteConfig') ? [] : [slimSiteConfig]),
+    ...(without.has('tslibHelpers') ? [] : [tslibHelpers]),
+    ...(without.has('prefetchOnce') ? [] : [prefetchOnce]),
+    (context: LoadContext) => sourcePatches(context, without),
     sourceMaps,
+    // First loads adopt the server's article without hydrating it (src/features/static-article).
+    staticArticle,
     // After the build, in order: redirect pages, Markdown twins, search index, offline list,
     // hosting files (src/features/pipeline).
     (context: LoadContext) =>

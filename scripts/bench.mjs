@@ -24,12 +24,16 @@
  * Options: --runs N (default 3), --variants first-party,defaults, --pages /,/controllers,
  * --no-build (reuse the builds from the previous run), --search-only (no Lighthouse),
  * --search 'one word at 4 s,three words' (only these search-cold queries).
+ *
+ * Before/after: --compare before=DIR,after=DIR runs Lighthouse mobile on existing builds,
+ * interleaved (scripts/bench/compare.mjs). Nothing is built and no budget is checked.
  * Lighthouse and the server live in tools/bench (own package.json, installed on first use).
  */
 import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
 import {timedBuild} from './bench/build.mjs';
+import {compareBuilds} from './bench/compare.mjs';
 import {audit, ensurePackages, launchChrome, median, summarize} from './bench/lighthouse.mjs';
 import {resultsDir, root} from './bench/paths.mjs';
 import {checkBudgets, searchTable, table} from './bench/report.mjs';
@@ -65,6 +69,8 @@ const formFactors = /** @type {const} */ (['mobile', 'desktop']);
 
 async function main() {
   ensurePackages();
+  const compare = option('compare');
+  if (compare) return compareBuilds(compare, {runs, pages});
   const outRoot = join(tmpdir(), 'nestjs-docs-bench');
   /** @type {Record<string, unknown>} */
   const report = {

@@ -9,20 +9,22 @@
  * and prints the largest packages and site folders: raw bytes, their share, and that share of
  * the file's gzip size (an estimate: gzip does not split by source).
  *
- * Options: --no-build (reuse the last report build), --chunks main,runtime~main,8688 (file name
- * prefixes under assets/js), --top N (rows per bundle, default 25).
+ * Options: --no-build (reuse the last report build), --dir DIR (a source-mapped build to read as
+ * is), --chunks main,runtime~main,8688 (file name prefixes under assets/js), --top N (rows per
+ * bundle, default 25).
  */
 import {readFileSync, readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {SourceMapConsumer} from 'source-map';
 import {option} from './options.mjs';
-import {ensureReportBuild, groupOf, reportBuildDir as outDir} from './sourceMapBuild.mjs';
+import {ensureReportBuild, groupOf, reportBuildDir} from './sourceMapBuild.mjs';
 
 const chunks = (option('chunks') ?? 'runtime~main,main').split(',');
 const top = Number(option('top') ?? 25);
 
-ensureReportBuild('bundle-report', process.argv.includes('--no-build'));
+const outDir = option('dir') ?? reportBuildDir;
+if (!option('dir')) ensureReportBuild('bundle-report', process.argv.includes('--no-build'));
 
 const jsDir = join(outDir, 'assets', 'js');
 const files = readdirSync(jsDir);

@@ -157,14 +157,13 @@ test('the menu mirrors the tree; pending entries are greyed and are not links', 
   }
 });
 
-test('pages of links in view are prefetched in idle time, each file once; navigation still works', async ({
+test('pages of links in view are prefetched, each file once; navigation still works', async ({
   page,
 }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto('/controllers');
   await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-  // src/features/bundle/client/idlePrefetch.ts queues Docusaurus' viewport prefetches into idle time.
   await expect.poll(() => page.locator('link[rel="prefetch"]').count()).toBeGreaterThan(10);
   // src/features/bundle/node/prefetchOnce.ts: each file once (routes share chunks; 281 tags for 18 files before).
   const hrefs = await page

@@ -18,7 +18,11 @@ export default function pagefindPlugin(context: LoadContext): Plugin {
   return {
     name: 'pagefind-search',
     getClientModules() {
-      return [join(context.siteDir, 'src/features/search/client/highlight.ts')];
+      return [
+        join(context.siteDir, 'src/features/search/client/highlight.ts'),
+        // Linked pages are not prefetched while the reader searches.
+        join(context.siteDir, 'src/features/search/client/prefetchHold.ts'),
+      ];
     },
     async contentLoaded({actions}) {
       actions.addRoute({

@@ -91,8 +91,13 @@ export function sourcePatchLoader(siteDir: string): string {
   return join(siteDir, 'src', 'features', 'bundle', 'node', 'sourcePatchLoader.cjs');
 }
 
-export default function sourcePatchesPlugin(context: LoadContext): Plugin {
-  const rules = Object.entries(sourcePatches).map(([name, patch]: [string, SourcePatch]) => {
+/** `without`: names of patches to leave out (a measurement build, src/node/without.ts). */
+export default function sourcePatchesPlugin(
+  context: LoadContext,
+  without: ReadonlySet<string> = new Set(),
+): Plugin {
+  const applied = Object.entries(sourcePatches).filter(([name]) => !without.has(name));
+  const rules = applied.map(([name, patch]: [string, SourcePatch]) => {
     const file = patchedFile(context.siteDir, patch);
     return {
       test: (resource: string) => resource === file,

@@ -1,7 +1,7 @@
 /**
  * "The reader is searching": one signal for the work that must not compete with a search on a
  * slow connection. The search box reports the reader's focus and keys here; the idle-time
- * prefetching of linked pages (src/features/bundle/client/idlePrefetch.ts) waits while it holds, and the
+ * prefetching of linked pages (./prefetchHold.ts) waits while it holds, and the
  * offline worker (src/features/offline/client/register.ts) neither registers nor, once installing, fetches its files
  * (it is asked to yield: `NEST_YIELD`, src/features/offline/client/sw.js). Browser code, in the main bundle (a few
  * hundred bytes).

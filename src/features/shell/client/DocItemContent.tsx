@@ -6,6 +6,9 @@
  * outside a group) is the results page's `section` filter and the path shown under a suggestion.
  * The API reference's pages (front matter `api_reference`) are the section "API", like their
  * entries' own records (src/features/api-reference/node/step.ts).
+ *
+ * On a first load React adopts the server's article without hydrating it (StaticArticle,
+ * src/features/static-article); client-side navigations render it as usual.
  */
 import React, {type ReactNode} from 'react';
 import Content from '@theme-original/DocItem/Content';
@@ -15,6 +18,7 @@ import {useDoc, useSidebarBreadcrumbs} from '@docusaurus/plugin-content-docs/cli
 import AdSlot from '@site/src/features/promotions/client/AdSlot';
 import NotFoundNotice from '@site/src/features/shell/client/NotFoundNotice';
 import {MarkdownUrl, markdownUrl} from '@site/src/features/markdown-twins/client/CopyPage';
+import StaticArticle from '@site/src/features/static-article/client/StaticArticle';
 import VersionNote from '@site/src/features/versions/client/VersionNote';
 
 type Props = WrapperProps<typeof ContentType>;
@@ -38,16 +42,19 @@ export default function ContentWrapper(props: Props): ReactNode {
       {/* "You are reading the docs for NestJS 8", outside what the search indexes. */}
       <VersionNote />
       <AdSlot />
-      <div
-        data-pagefind-body=""
-        data-pagefind-filter={`section:${section}`}
-        data-pagefind-meta={`section:${section}`}
+      <StaticArticle
+        page={permalink}
+        attributes={{
+          'data-pagefind-body': '',
+          'data-pagefind-filter': `section:${section}`,
+          'data-pagefind-meta': `section:${section}`,
+        }}
       >
         {/* The page's Markdown twin, for "Copy page" beside the title (PageTitle). */}
         <MarkdownUrl.Provider value={markdownUrl(permalink)}>
           <Content {...props} />
         </MarkdownUrl.Provider>
-      </div>
+      </StaticArticle>
     </>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * A code sample shown in TypeScript or JavaScript, with an optional filename
- * bar. Emitted by the remark plugin `src/features/code/node/remarkCodePair.ts` from marked
- * fences and registered globally in `src/features/markdown/client/MDXComponents.tsx`.
+ * bar. Emitted by the remark plugin `../../node/remarkCodePair.ts` from marked
+ * fences and registered globally in src/features/markdown/client/MDXComponents.tsx.
  *
  * The chosen language is one value for the whole site: the `data-code-lang`
  * attribute of `<html>` (`ts` or `js`), remembered in localStorage under
@@ -9,25 +9,25 @@
  *
  * Before first paint, the inline script built from the same rules
  * (src/features/code/codeLang.ts, node/prePaintScript.ts) sets the attribute
- * from the query or storage; the server-rendered HTML holds
- * both halves and the CSS module hides the inactive one from that attribute,
- * so a JavaScript reader never sees TypeScript flash. After hydration a small
- * external store keeps React in step with the attribute (all pairs switch
- * together, other tabs follow through the `storage` event).
+ * from the query or storage; the HTML holds both halves and the CSS module
+ * hides the inactive one from that attribute, so a JavaScript reader never
+ * sees TypeScript flash.
+ *
+ * This component renders markup only, the same on the server and in the
+ * browser. The switch buttons work through one delegated listener
+ * (../codePair.ts), which also marks the
+ * inactive halves `hidden`: the same code serves pairs React rendered and
+ * pairs of a static article, which have no component behind them.
  */
-import {useEffect, useRef, useSyncExternalStore, type ReactNode, type RefObject} from 'react';
+import type {ReactNode} from 'react';
 import clsx from 'clsx';
-import {useLocation} from '@docusaurus/router';
 import Translate, {translate} from '@docusaurus/Translate';
 import CodeBlock from '@theme/CodeBlock';
-import {
-  codeLangStorageKey as storageKey,
-  defaultCodeLang,
-  parseCodeLang,
-  type CodeLang,
-} from '../../codeLang';
 import {CodeLinksProvider} from '@site/src/features/api-reference/client/CodeLinks';
+import type {CodeLang} from '../../codeLang';
 import styles from './styles.module.css';
+
+export type {CodeLang};
 
 export interface Props {
   /** File name without extension: the bar shows `name.ts` or `name.js`. */
@@ -44,70 +44,6 @@ export interface Props {
   readonly jsLinks?: string;
 }
 
-const listeners = new Set<() => void>();
-
-function notify(): void {
-  listeners.forEach((listener) => listener());
-}
-
-function applyCodeLang(lang: CodeLang): void {
-  document.documentElement.dataset.codeLang = lang;
-  notify();
-}
-
-/** Switches every pair (on this page and later ones) to `lang` and remembers it. */
-function chooseCodeLang(lang: CodeLang): void {
-  applyCodeLang(lang);
-  try {
-    window.localStorage.setItem(storageKey, lang);
-  } catch {
-    // Storage unavailable (private mode, blocked cookies): the choice lasts for this page.
-  }
-}
-
-function onStorage(event: StorageEvent): void {
-  const lang = event.key === storageKey ? parseCodeLang(event.newValue) : null;
-  if (lang) {
-    applyCodeLang(lang);
-  }
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  if (listeners.size === 1) {
-    window.addEventListener('storage', onStorage);
-  }
-  return () => {
-    listeners.delete(listener);
-    if (listeners.size === 0) {
-      window.removeEventListener('storage', onStorage);
-    }
-  };
-}
-
-function getSnapshot(): CodeLang {
-  return parseCodeLang(document.documentElement.dataset.codeLang) ?? defaultCodeLang;
-}
-
-/** Unknown on the server and during hydration: the CSS decides until then. */
-function getServerSnapshot(): CodeLang | null {
-  return null;
-}
-
-/** The active language, or null before hydration has finished. */
-function useCodeLang(): CodeLang | null {
-  const lang = useSyncExternalStore<CodeLang | null>(subscribe, getSnapshot, getServerSnapshot);
-  // `?lang=` on a client-side navigation (the pre-paint script covers full loads).
-  const {search} = useLocation();
-  useEffect(() => {
-    const requested = parseCodeLang(new URLSearchParams(search).get('lang'));
-    if (requested && requested !== getSnapshot()) {
-      chooseCodeLang(requested);
-    }
-  }, [search]);
-  return lang;
-}
-
 const halfClass: Record<CodeLang, string> = {ts: styles.tsOnly, js: styles.jsOnly};
 
 function Filename({name, lang}: {name: string; lang: CodeLang}): ReactNode {
@@ -118,27 +54,8 @@ function Filename({name, lang}: {name: string; lang: CodeLang}): ReactNode {
   );
 }
 
-interface SwitchProps {
-  /** The language the button switches to. */
-  readonly to: CodeLang;
-  readonly self: RefObject<HTMLButtonElement | null>;
-  /** The pair's other button, which takes the focus after the switch. */
-  readonly other: RefObject<HTMLButtonElement | null>;
-  readonly pair: RefObject<HTMLDivElement | null>;
-}
-
-function Switch({to, self, other, pair}: SwitchProps): ReactNode {
-  const onClick = () => {
-    // Every pair on the page changes height: keep this one where the reader sees it.
-    const before = pair.current?.getBoundingClientRect().top;
-    chooseCodeLang(to);
-    const after = pair.current?.getBoundingClientRect().top;
-    if (before !== undefined && after !== undefined && before !== after) {
-      window.scrollBy(0, after - before);
-    }
-    // This button is hidden now; the other one (shown now) keeps keyboard focus.
-    other.current?.focus();
-  };
+/** The button that switches to `to` (shown while the other language is active). */
+function Switch({to}: {to: CodeLang}): ReactNode {
   const label =
     to === 'js'
       ? translate({
@@ -155,14 +72,12 @@ function Switch({to, self, other, pair}: SwitchProps): ReactNode {
         });
   return (
     <button
-      ref={self}
       type="button"
       // The button for JavaScript is shown while TypeScript is active, and vice versa.
       className={clsx(styles.switch, halfClass[to === 'js' ? 'ts' : 'js'])}
       aria-label={label}
       title={label}
       data-code-pair-switch={to}
-      onClick={onClick}
     >
       <svg
         className={styles.switchIcon}
@@ -215,12 +130,8 @@ function Pair({
   tsLinks,
   jsLinks,
 }: Required<Pick<Props, 'ts' | 'js'>> & Props): ReactNode {
-  const lang = useCodeLang();
-  const pair = useRef<HTMLDivElement>(null);
-  const toJs = useRef<HTMLButtonElement>(null);
-  const toTs = useRef<HTMLButtonElement>(null);
   return (
-    <div ref={pair} className={styles.codePair} data-code-pair="pair">
+    <div className={styles.codePair} data-code-pair="pair">
       <div className={styles.bar}>
         {filename ? (
           <>
@@ -228,16 +139,15 @@ function Pair({
             <Filename name={filename} lang="js" />
           </>
         ) : null}
-        <Switch to="js" self={toJs} other={toTs} pair={pair} />
-        <Switch to="ts" self={toTs} other={toJs} pair={pair} />
+        <Switch to="js" />
+        <Switch to="ts" />
       </div>
-      {/* Both halves are in the HTML; the CSS shows one before React runs, `hidden` after. */}
+      {/* Both halves are in the HTML; the CSS shows one, and the inactive one gets `hidden`. */}
       {/* `data-filename`: the label of each half in print (src/features/print). */}
       <div
         className={styles.tsOnly}
         data-code-pair-half="ts"
         data-filename={filename ? `${filename}.ts` : undefined}
-        hidden={lang === 'js'}
       >
         <Code lang="ts" code={ts} meta={meta} links={tsLinks} />
       </div>
@@ -245,7 +155,6 @@ function Pair({
         className={styles.jsOnly}
         data-code-pair-half="js"
         data-filename={filename ? `${filename}.js` : undefined}
-        hidden={lang === 'ts'}
       >
         <Code lang="js" code={js} meta={meta} links={jsLinks} />
       </div>

@@ -3,19 +3,20 @@
  * twin (`/controllers.md`, written at build time by src/features/markdown-twins/node/step.ts) copied to the
  * clipboard, or opened.
  *
- * Nothing is fetched until the button is pressed. The clipboard is written in the click itself,
- * as Safari requires: `navigator.clipboard.write` with a `ClipboardItem` whose text is still
- * being fetched, else (or if that fails) `writeText` once the text is there. The button says
- * "Copied" (or "Copy failed") for a few seconds, and a live region says it to screen readers.
+ * Markup only, the same on the server and in the browser: the button works through a delegated
+ * listener (src/features/static-article/client/copyPage.ts: nothing is fetched until it is
+ * pressed; it then says "Copied" or "Copy failed" for a few seconds, and the status region says
+ * it to screen readers), so it works in a static article, which has no component behind it.
  *
  * `PageTitle` is the `h1` of MDX pages (src/features/markdown/client/MDXComponents.tsx): the page's heading and
  * these controls on a line of their own below it, in a layout that does not depend on text
  * widths (nothing moves when the brand font arrives; see the CSS). Only docs pages, which provide
  * their Markdown URL through `MarkdownUrl` (src/features/shell/client/DocItemContent.tsx), get the controls.
  */
-import {createContext, useContext, useRef, useState, type ReactNode} from 'react';
+import {createContext, useContext, type ReactNode} from 'react';
 import {translate} from '@docusaurus/Translate';
 import MDXHeading from '@theme/MDXComponents/Heading';
+import {copyPageLabel} from '@site/src/features/static-article/client/copyPage';
 import styles from './styles.module.css';
 
 /** The twin of a page: `/controllers` -> `/controllers.md`, `/` -> `/index.md`. */
@@ -26,44 +27,11 @@ export function markdownUrl(permalink: string): string {
 /** The Markdown URL of the docs page being rendered, if any. */
 export const MarkdownUrl = createContext<string | null>(null);
 
-type State = 'idle' | 'copied' | 'failed';
-
-/** Copies the text of `url` within the current click (see the file comment). */
-export function copyFrom(url: string): Promise<void> {
-  const text = fetch(url).then((response) => {
-    if (!response.ok) throw Error();
-    return response.text();
-  });
-  const clipboard = navigator.clipboard;
-  const writeText = () => text.then((value) => clipboard.writeText(value));
-  if (typeof ClipboardItem === 'undefined' || !clipboard?.write) return writeText();
-  const blob = text.then((value) => new Blob([value], {type: 'text/plain'}));
-  return clipboard.write([new ClipboardItem({'text/plain': blob})]).catch(writeText);
-}
-
 export function CopyPage({url}: {url: string}): ReactNode {
-  const [state, setState] = useState<State>('idle');
-  const timer = useRef<number>(undefined);
-  const labels: Record<State, string> = {
-    idle: translate({message: 'Copy page'}),
-    copied: translate({message: 'Copied'}),
-    failed: translate({message: 'Copy failed'}),
-  };
-  const copy = () => {
-    const done = (next: State) => {
-      setState(next);
-      clearTimeout(timer.current);
-      timer.current = window.setTimeout(() => setState('idle'), 3000);
-    };
-    copyFrom(url).then(
-      () => done('copied'),
-      () => done('failed'),
-    );
-  };
   return (
     <div className={styles.actions} data-pagefind-ignore="" data-copy-page="">
-      <button type="button" className={styles.button} data-state={state} onClick={copy}>
-        {labels[state]}
+      <button type="button" className={styles.button} data-state="idle">
+        {copyPageLabel('idle')}
       </button>
       {/* A file, not a route of the app: a plain link (no client-side navigation). */}
       {/* eslint-disable-next-line @docusaurus/no-html-links */}
@@ -71,9 +39,7 @@ export function CopyPage({url}: {url: string}): ReactNode {
         {translate({message: 'View as Markdown'})}
       </a>
       {/* Screen readers hear "Copied" or "Copy failed" (a label change alone is not announced). */}
-      <span role="status" className="visually-hidden">
-        {state === 'idle' ? '' : labels[state]}
-      </span>
+      <span role="status" className="visually-hidden" />
     </div>
   );
 }

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * `node scripts/static-article-probe.mjs [--dir build] [--port 4183] [--page /controllers]`:
+ * what React does to the adopted article of a built page (src/features/static-article/README.md),
+ * case by case, in the system Chromium. Run it after a React or Docusaurus upgrade to see which
+ * of the mechanism's conditions still hold (tests/e2e/static-article.spec.ts checks the first).
+ *
+ * 1. A normal first load: the article's nodes, sampled at DOMContentLoaded, are kept.
+ * 2. A re-render of `StaticArticle` (through its own state hook, found from the article's fiber)
+ *    with the same `dangerouslySetInnerHTML` object, a new object with the same (empty) string,
+ *    and a new object holding the article's HTML: React 19 compares the prop by identity and
+ *    sets innerHTML again for a new object.
+ * 3. A hydration mismatch in the shell (the header's logo link replaced before React runs):
+ *    React 19 renders the whole root again on the client; StaticArticle moves the server's
+ *    nodes into the new element.
+ */
+import {spawn} from 'node:child_process';
+import {join} from 'node:path';
+import {chromium} from '@playwright/test';
+import {chromePath, chromiumArgs} from './chromium.mjs';
+import {option} from './options.mjs';
+
+const dir = option('dir') ?? 'build';
+const port = Number(option('port') ?? 4183);
+const path = option('page') ?? '/controllers';
+const origin = `http://127.0.0.1:${port}`;
+
+const server = spawn(
+  process.execPath,
+  [join(import.meta.dirname, 'serve-build.mjs'), '--dir', dir, '--port', String(port)],
+  {stdio: ['ignore', 'pipe', 'inherit']},
+);
+await new Promise((resolve, reject) => {
+  server.stdout?.once('data', resolve);
+  server.once('exit', () => reject(new Error('static-article-probe: the server did not start')));
+});
+
+const browser = await chromium.launch({executablePath: chromePath, args: chromiumArgs});
+
+/**
+ * Loads the page, optionally breaking the shell before React runs, and reports how many of the
+ * article's sampled nodes are still the server's.
+ * @param {string} name @param {boolean} breakShell
+ */
+async function load(name, breakShell) {
+  const page = await browser.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text().slice(0, 100));
+  });
+  await page.addInitScript((breakShell) => {
+    document.addEventListener('DOMContentLoaded', () => {
+      const article = document.querySelector('[data-static-article]');
+      Object.assign(window, {
+        __sample: article ? Array.from(article.querySelectorAll('p, pre, h2')) : [],
+      });
+      if (breakShell) {
+        document.querySelector('.navbar__brand')?.replaceWith(document.createElement('section'));
+      }
+    });
+  }, breakShell);
+  await page.goto(origin + path);
+  await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+  const result = await page.evaluate(() => {
+    const sample = /** @type {{__sample: Element[]}} */ (/** @type {unknown} */ (window)).__sample;
+    return {sampled: sample.length, kept: sample.filter((node) => node.isConnected).length};
+  });
+  console.log(`${name.padEnd(44)} kept ${result.kept} of ${result.sampled} nodes`, errors);
+  await page.close();
+}
+
+/**
+ * Re-renders StaticArticle with another `html` in its state.
+ * @param {string} name @param {'same' | 'empty' | 'markup'} change
+ */
+async function rerender(name, change) {
+  const page = await browser.newPage();
+  await page.goto(origin + path);
+  await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+  const result = await page.evaluate(async (change) => {
+    /** @typedef {{memoizedState: any, queue: {dispatch(value: unknown): void}}} Hook */
+    /** @typedef {{type: unknown, return: Fiber | null, memoizedState: Hook | null}} Fiber */
+    const article = /** @type {Element & Record<string, Fiber>} */ (
+      document.querySelector('[data-static-article]')
+    );
+    const key = Object.keys(article).find((name) => name.startsWith('__reactFiber$')) ?? '';
+    /** @type {Fiber | null} */
+    let fiber = article[key];
+    // Up to StaticArticle: the function component whose first hook holds the adopted article.
+    while (fiber && !(typeof fiber.type === 'function' && fiber.memoizedState?.memoizedState?.html))
+      fiber = fiber.return;
+    if (!fiber?.memoizedState) return null;
+    const hook = fiber.memoizedState;
+    const adopted = hook.memoizedState;
+    const first = article.querySelector('p');
+    const html =
+      change === 'same'
+        ? adopted.html
+        : {__html: change === 'empty' ? adopted.html.__html : article.innerHTML};
+    hook.queue.dispatch({...adopted, html});
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return {
+      firstParagraphKept: first?.isConnected ?? false,
+      paragraphs: article.querySelectorAll('p').length,
+    };
+  }, change);
+  console.log(`${name.padEnd(44)} ${JSON.stringify(result)}`);
+  await page.close();
+}
+
+try {
+  await load('1. first load', false);
+  await rerender('2. re-render, same object', 'same');
+  await rerender("2. re-render, new object, same string ('')", 'empty');
+  await rerender("2. re-render, new object, the article's HTML", 'markup');
+  await load('3. first load, mismatch in the header', true);
+} finally {
+  await browser.close();
+  server.kill();
+}
