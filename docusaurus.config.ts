@@ -23,7 +23,6 @@ import prefetchOnce from './src/features/bundle/node/prefetchOnce';
 import sourcePatches from './src/features/bundle/node/sourcePatches';
 import sourceMaps from './src/features/bundle/node/sourceMaps';
 import staticArticle from './src/features/static-article/plugin';
-import reactOnlyElements from './src/features/static-article/node/reactOnlyElements';
 import {pwaOptions} from './src/features/offline/node/pwaOptions';
 import codePair from './src/features/code/node/remarkCodePair';
 import focusableTables from './src/features/markdown/node/remarkFocusableTables';
@@ -131,15 +130,13 @@ const config = {
             extendDefaults: true,
           },
           // Marked fences (@@filename / @@switch) become <CodePair> elements.
-          // Identifiers imported from the reference's packages link to their entries; elements
-          // that need React fail the build (articles are static on a first load).
+          // Identifiers imported from the reference's packages link to their entries.
           remarkPlugins: [
             codePair,
             api.remarkPlugin,
             focusableTables,
             headingOrder,
             monospaceFontPreload,
-            reactOnlyElements,
           ],
         },
         blog: false,

@@ -121,6 +121,13 @@ export default tseslint.config(
     },
   },
   {
+    // Tests render components with fixed text of their own: nothing there is shown to readers.
+    files: ['src/**/*.test.{ts,tsx}'],
+    rules: {
+      '@docusaurus/no-untranslated-text': 'off',
+    },
+  },
+  {
     // The behaviour suite drives Nest applications whose objects are untyped at the test's edge
     // (an app's server, a message payload): `any` is allowed there, and so are unused names that
     // a page's sample destructures.

@@ -1,6 +1,9 @@
 import {defineConfig} from 'vitest/config';
 
 export default defineConfig({
+  // Components render in tests too (react-dom/server): JSX with React 17+'s runtime, whatever
+  // tsconfig.json says for Docusaurus (`jsx: preserve`).
+  oxc: {jsx: {runtime: 'automatic'}},
   test: {
     // Unit tests live next to their code in feature folders (src/features/<feature>/).
     include: [

@@ -102,11 +102,12 @@ describe('pagefind plugin', () => {
     expect(() => readFragment(gzipSync(Buffer.from('nothing')))).toThrow(/not a Pagefind fragment/);
   });
 
-  it('adds the /search route and the highlight client module', async () => {
+  it('adds the /search route, the highlight and the prefetch hold client modules', async () => {
     const routes: unknown[] = [];
     const plugin = pagefindPlugin({siteDir: '/site', baseUrl: '/'} as never);
     expect(plugin.getClientModules?.()).toEqual([
       join('/site', 'src/features/search/client/highlight.ts'),
+      join('/site', 'src/features/search/client/prefetchHold.ts'),
     ]);
     await plugin.contentLoaded?.({
       content: undefined,

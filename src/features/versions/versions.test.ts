@@ -7,6 +7,7 @@ import {docsDir} from '../shell/node/docs';
 import {
   archivedVersion,
   archivedVersions,
+  latestPath,
   latestPaths,
   latestUrl,
   normalizeRoute,
@@ -44,7 +45,7 @@ describe('versions data', () => {
     const routes = menuRoutes(sidebars.docs as Item[]);
     // The menu of sidebars.ts: 11 overview pages, the groups, the pages after them.
     expect(routes.length).toBeGreaterThan(100);
-    const missing = routes.filter((route) => latestPaths[route] === undefined);
+    const missing = routes.filter((route) => latestPath(route) === undefined);
     expect(missing).toEqual([]);
   });
 
@@ -52,7 +53,7 @@ describe('versions data', () => {
     const routes = writtenRoutes();
     expect(routes).toContain('/');
     expect(routes).toContain('/enterprise');
-    expect(routes.filter((route) => latestPaths[route] === undefined)).toEqual([]);
+    expect(routes.filter((route) => latestPath(route) === undefined)).toEqual([]);
   });
 
   it('lists only paths of the current docs: absolute, no query, no trailing slash', () => {
@@ -71,6 +72,9 @@ describe('versions data', () => {
     expect(latestUrl('/recipes/swagger')).toBe('https://docs.nestjs.com/openapi/introduction');
     expect(latestUrl('/search')).toBe('https://docs.nestjs.com/');
     expect(latestUrl('/no/such/page')).toBe('https://docs.nestjs.com/');
+    // The API reference has no counterpart there.
+    expect(latestUrl('/api/common#UseGuards')).toBe('https://docs.nestjs.com/');
+    expect(latestPath('/api/core')).toBe('/');
   });
 
   it('normalizes routes', () => {

@@ -6,14 +6,17 @@
  *
  * `latestPaths` says, for each route of this site, where the same page lives in the current
  * docs, from that site's routing tables (June 2026). Most pages kept their path; a few moved
- * (`/recipes/swagger` is part of the OpenAPI chapter there). A unit test checks that every page
- * of the menu (sidebars.ts) and every written page (docs/) has an entry.
+ * (`/recipes/swagger` is part of the OpenAPI chapter there). The API reference (`/api/...`,
+ * generated from the packages' declarations) has no counterpart there: its pages lead to the
+ * current docs' home. A unit test checks that every page of the menu (sidebars.ts) and every page
+ * under docs/ has an entry.
  *
  * The archived majors (https://docs.nestjs.com/v7/ and older) are single-page apps that only
  * open at their root: a deep link such as `/v7/fundamentals/testing` is sent to the current
  * home page (docs.nestjs.com issue #1819). They are linked at their root only.
  */
 import {links} from '../../data/links';
+import {apiRoute} from '../api-reference/packages';
 
 /** The NestJS major this site documents. */
 export const siteMajor = 8;
@@ -181,10 +184,20 @@ export function normalizeRoute(route: string): string {
 }
 
 /**
+ * The path of the same page in the current docs, if there is one: from the table, or their home
+ * for a page of the API reference (they have none).
+ */
+export function latestPath(route: string): string | undefined {
+  const path = normalizeRoute(route);
+  if (path === `/${apiRoute}` || path.startsWith(`/${apiRoute}/`)) return '/';
+  return latestPaths[path];
+}
+
+/**
  * The URL of the same page in the current docs; the current docs' home for a route the table
  * does not list (a page added since, the search page).
  */
 export function latestUrl(route: string): string {
-  const path = latestPaths[normalizeRoute(route)] ?? '/';
+  const path = latestPath(route) ?? '/';
   return `${links.currentDocs}${path === '/' ? '/' : path}`;
 }

@@ -9,10 +9,13 @@
 export const removablePatches = {
   shallowMemoObject:
     'src/features/bundle/node/sourcePatches.ts (theme-common: keys compared without the collator)',
-  helmetOnMount: 'src/features/bundle/node/sourcePatches.ts (react-helmet-async: heads registered on commit)',
+  helmetOnMount:
+    'src/features/bundle/node/sourcePatches.ts (react-helmet-async: heads registered on commit)',
   prefetchOnce: 'src/features/bundle/node/prefetchOnce.ts (one prefetch per file)',
-  slimDocsVersion: 'src/features/bundle/node/slimDocsVersion.ts (no page descriptions in the browser)',
-  slimSiteConfig: 'src/features/bundle/node/slimSiteConfig.ts (no server-only config in the browser)',
+  slimDocsVersion:
+    'src/features/bundle/node/slimDocsVersion.ts (no page descriptions in the browser)',
+  slimSiteConfig:
+    'src/features/bundle/node/slimSiteConfig.ts (no server-only config in the browser)',
   tslibHelpers: 'src/features/bundle/node/tslibHelpers.ts (one tslib helper instead of all)',
   ssrTemplate: 'src/features/bundle/node/ssrTemplate.ts (bundles requested after the first paint)',
 } as const;

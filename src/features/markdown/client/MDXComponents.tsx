@@ -10,6 +10,8 @@
  * Images: Docusaurus' image transform HTML-escapes the alt text into a JSX
  * attribute, where entities are not decoded, so "a client's" reached readers
  * as "a client&#39;s"; `img` decodes them back.
+ * `details` is the browser's own element (./Details): Docusaurus' opens only through React, and
+ * articles are static on a first load.
  */
 import React, {type ComponentProps} from 'react';
 import MDXComponents from '@theme-original/MDXComponents';
@@ -20,6 +22,7 @@ import CoursesBanner from '@site/src/features/promotions/client/CoursesBanner';
 import EnterpriseBanner from '@site/src/features/promotions/client/EnterpriseBanner';
 import ShopBanner from '@site/src/features/promotions/client/ShopBanner';
 import Diagram from '@site/src/features/markdown/client/Diagram';
+import Details from '@site/src/features/markdown/client/Details';
 
 const entities: Record<string, string> = {
   '&#39;': "'",
@@ -44,6 +47,7 @@ function ImgWithAlt(props: ComponentProps<'img'>) {
 export default {
   ...MDXComponents,
   img: ImgWithAlt,
+  details: Details,
   // The title, with "Copy page" and "View as Markdown" beside it on docs pages.
   h1: PageTitle,
   CodePair,

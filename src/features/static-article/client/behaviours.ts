@@ -9,10 +9,16 @@
  * which has the router's history.
  */
 import type {ClientModule} from '@docusaurus/types';
-import {applyLangQuery, onCodeLangChange, onStorage, onSwitchClick, syncHalves} from './codePair';
-import {measureBlocks, onCodeButtonClick} from './codeButtons';
-import {onCopyPageClick} from './copyPage';
-import {onDiagramClick} from './diagram';
+import {
+  applyLangQuery,
+  onCodeLangChange,
+  onStorage,
+  onSwitchClick,
+  syncHalves,
+} from '../../code/client/codePair';
+import {measureBlocks, onCodeButtonClick} from '../../code/client/codeButtons';
+import {onCopyPageClick} from '../../markdown-twins/client/copyPage';
+import {onDiagramClick} from '../../markdown/client/diagram';
 
 /** Measures the code blocks once the browser is idle (or soon, where it cannot say). */
 let measureQueued = false;

@@ -4,7 +4,7 @@
  * clipboard, or opened.
  *
  * Markup only, the same on the server and in the browser: the button works through a delegated
- * listener (src/features/static-article/client/copyPage.ts: nothing is fetched until it is
+ * listener (../copyPage.ts: nothing is fetched until it is
  * pressed; it then says "Copied" or "Copy failed" for a few seconds, and the status region says
  * it to screen readers), so it works in a static article, which has no component behind it.
  *
@@ -16,7 +16,7 @@
 import {createContext, useContext, type ReactNode} from 'react';
 import {translate} from '@docusaurus/Translate';
 import MDXHeading from '@theme/MDXComponents/Heading';
-import {copyPageLabel} from '@site/src/features/static-article/client/copyPage';
+import {copyPageLabel} from '../copyPage';
 import styles from './styles.module.css';
 
 /** The twin of a page: `/controllers` -> `/controllers.md`, `/` -> `/index.md`. */

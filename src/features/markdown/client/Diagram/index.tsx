@@ -7,7 +7,7 @@
  * inverted with their hues kept (styles.module.css), so they are no longer glaring panels.
  *
  * Markup only: the dialog is built by a delegated listener when the button is pressed
- * (src/features/static-article/client/diagram.ts), so diagrams of a static article, which have no
+ * (../diagram.ts), so diagrams of a static article, which have no
  * component behind them, open too.
  */
 import React, {type ComponentProps, type ReactNode} from 'react';

@@ -1,5 +1,5 @@
 /**
- * Opening a diagram full-screen (src/components/Diagram renders the button around the image,
+ * Opening a diagram full-screen (./Diagram renders the button around the image,
  * `button[data-diagram]`), for static and rendered articles alike: a modal dialog, fitted to the
  * screen first; "Zoom in" shows it at twice its size with scrolling; Escape, "Close" or a tap
  * outside the image closes it, and the focus returns to the diagram. The dialog is built when

@@ -1,5 +1,5 @@
 /**
- * "Copy page" (src/components/CopyPage renders the markup: `[data-copy-page]` holding the button,
+ * "Copy page" (./CopyPage renders the markup: `[data-copy-page]` holding the button,
  * the "View as Markdown" link to the page's Markdown twin and a status region), for static and
  * rendered articles alike.
  *
@@ -13,7 +13,7 @@ import {translate} from '@docusaurus/Translate';
 
 type State = 'idle' | 'copied' | 'failed';
 
-/** The button's label in each state (also what src/components/CopyPage renders first). */
+/** The button's label in each state (also what ./CopyPage renders first). */
 export function copyPageLabel(state: State): string {
   switch (state) {
     case 'copied':

@@ -1,6 +1,6 @@
 /**
  * The TypeScript/JavaScript switch of the code pairs, for every pair of the page, whether React
- * rendered it or it is part of a static article: src/components/CodePair renders markup only
+ * rendered it or it is part of a static article: ./CodePair renders markup only
  * (`[data-code-pair]`, `[data-code-pair-switch=ts|js]`, `[data-code-pair-half=ts|js]`), and this
  * does the rest.
  *
