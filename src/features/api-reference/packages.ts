@@ -18,6 +18,9 @@ export interface ReferencePackage {
 /** The route prefix of the reference (`/api/...`) and its docs folder (`docs/api`). */
 export const apiRoute = 'api';
 
+/** The search section (filter and label) of the reference's pages and entries. */
+export const apiSection = 'API';
+
 export const referencePackages: readonly ReferencePackage[] = [
   {
     name: '@nestjs/common',

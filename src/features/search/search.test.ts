@@ -10,6 +10,7 @@ import type {PagefindResultData, PagefindSubResult} from './client/pagefind';
 import {
   rankedSubResults,
   searchPageUrl,
+  readersOrder,
   titleMatches,
   toPageResult,
   withEllipses,
@@ -338,9 +339,44 @@ describe('titleMatches (suggestions before Pagefind has loaded)', () => {
     expect(titleMatches(pages, 'parseint', 5)).toEqual([]);
     expect(titleMatches(pages, '  ', 5)).toEqual([]);
   });
+  it('offers the API reference after the guide pages', () => {
+    const withApi = [...pages, {url: '/api/common#Param', title: 'Param', section: 'API'}];
+    expect(
+      titleMatches(withApi, 'p', 10)
+        .map((page) => page.title)
+        .at(-1),
+    ).toBe('Param');
+  });
   it('gives a suggestion the box can show: page, section, no excerpt yet', () => {
     expect(titleMatches(pages, 'guards', 1)).toEqual([
       {url: '/guards?highlight=guards', title: 'Guards', section: 'Overview', excerpt: ''},
+    ]);
+  });
+});
+
+describe('readersOrder (guide pages before API entries)', () => {
+  const listed = new Map([
+    ['nest', {title: 'NestInterceptor', section: 'API'}],
+    ['guide', {title: 'Interceptors', section: 'Overview'}],
+    ['guards', {title: 'UseGuards', section: 'API'}],
+    ['guards-page', {title: 'Guards', section: 'Overview'}],
+  ]);
+  const order = (ids: string[], query: string) => readersOrder(ids, (id) => listed.get(id), query);
+
+  it('moves an entry the query does not name after the guides', () => {
+    expect(order(['nest', 'guide'], 'interceptr')).toEqual(['guide', 'nest']);
+  });
+  it('keeps the place of the entry the query names, however it is typed', () => {
+    expect(order(['guards', 'guards-page'], 'UseGuards')).toEqual(['guards', 'guards-page']);
+    expect(order(['guards', 'guards-page'], '@useguards()')).toEqual(['guards', 'guards-page']);
+    expect(order(['guards', 'guards-page'], 'UseGua')).toEqual(['guards', 'guards-page']);
+    expect(order(['guards', 'guards-page'], 'guards')).toEqual(['guards-page', 'guards']);
+  });
+  it("leaves Pagefind's order otherwise, unknown results included", () => {
+    expect(order(['guide', 'guards-page', 'other'], 'x')).toEqual([
+      'guide',
+      'guards-page',
+      'other',
     ]);
   });
 });

@@ -16,15 +16,13 @@
 import {readFile, stat} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {SearchDocument, Step} from '../../pipeline/node/steps';
-import {referencePackages} from '../packages';
+import {apiSection, referencePackages} from '../packages';
 
 export interface BuildInfo {
   readonly outDir: string;
   readonly baseUrl: string;
 }
 
-/** The search filter and shown section of API records. */
-export const apiSection = 'API';
 
 const sectionPattern =
   /<section\b[^>]*\bdata-api-entry=(?:"([^"]+)"|([^\s>]+))[^>]*>([\s\S]*?)<\/section>/g;

@@ -4,6 +4,7 @@
  */
 import {loadPageList, loadPagefind, type PagefindResult, type PagefindResultData} from './pagefind';
 import {
+  readersOrder,
   toPageResult,
   toSuggestion,
   withHighlight,
@@ -37,13 +38,21 @@ export function hasMatchedWords(result: Pick<PagefindResult, 'words'>): boolean 
 async function run(baseUrl: string, query: string, {section}: Options, counts = false) {
   const pagefind = await loadPagefind(baseUrl);
   if (!counts) {
-    const found = await pagefind.search(query, section ? {filters: {section}} : undefined);
-    return {results: (found?.results ?? []).filter(hasMatchedWords), sections: {}};
+    const [found, list] = await Promise.all([
+      pagefind.search(query, section ? {filters: {section}} : undefined),
+      loadPageList(baseUrl),
+    ]);
+    const matched = (found?.results ?? []).filter(hasMatchedWords);
+    return {results: readersOrder(matched, (result) => list.get(result.id), query), sections: {}};
   }
   // The results page counts pages per section among the real matches, then filters by section
   // itself (Pagefind's own counts include the wordless results).
   const [found, list] = await Promise.all([pagefind.search(query), loadPageList(baseUrl)]);
-  const matched = (found?.results ?? []).filter(hasMatchedWords);
+  const matched = readersOrder(
+    (found?.results ?? []).filter(hasMatchedWords),
+    (result) => list.get(result.id),
+    query,
+  );
   const sectionOf = (result: PagefindResult) => list.get(result.id)?.section ?? '';
   const sections: Record<string, number> = {};
   for (const result of matched) {

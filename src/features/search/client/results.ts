@@ -2,6 +2,7 @@
  * What the search box and the results page show of a Pagefind result: the page, its best
  * section, and an excerpt with the matched words marked.
  */
+import {apiSection} from '../../api-reference/packages';
 import {highlightParam, type PagefindResultData, type PagefindSubResult} from './pagefind';
 
 export interface Suggestion {
@@ -124,7 +125,10 @@ export function titleMatches(
     const title = words(page.title);
     if (!whole.every((word) => title.includes(word))) continue;
     if (!title.some((word) => word.startsWith(last))) continue;
-    const rank = page.title.toLowerCase().startsWith(typed.join(' ')) ? 0 : 1;
+    // A title that starts with the query first; the API reference's entries after the guides.
+    const rank =
+      (page.title.toLowerCase().startsWith(typed.join(' ')) ? 0 : 1) +
+      (page.section === apiSection ? 2 : 0);
     found.push({page, rank});
   }
   return found
@@ -142,4 +146,38 @@ export function titleMatches(
       section: page.section,
       excerpt: '',
     }));
+}
+
+/** What the page list says of a result (pages.json). */
+interface Listed {
+  readonly title: string;
+  readonly section: string;
+}
+
+/** Whether `query` names the API entry `title`: the symbol's name starts with what was typed. */
+function namesEntry(title: string, query: string): boolean {
+  const typed = query.toLowerCase().replace(/[^a-z0-9_$]/g, '');
+  return typed !== '' && title.toLowerCase().startsWith(typed);
+}
+
+/**
+ * The order readers expect: the guide pages before the API reference's entries, except the entry
+ * of the symbol the query names (`useguards`, `@UseGuards()`), which keeps its place. An entry is
+ * short and Pagefind favours short records for any word they hold ("interceptr" found the
+ * NestInterceptor entry before the Interceptors chapter); a reader who types a word looks for
+ * its chapter, one who types a symbol for its entry. Otherwise Pagefind's order, unchanged.
+ */
+export function readersOrder<T>(
+  results: readonly T[],
+  listed: (result: T) => Listed | undefined,
+  query: string,
+): T[] {
+  const first: T[] = [];
+  const entries: T[] = [];
+  for (const result of results) {
+    const page = listed(result);
+    if (page?.section === apiSection && !namesEntry(page.title, query)) entries.push(result);
+    else first.push(result);
+  }
+  return [...first, ...entries];
 }

@@ -19,6 +19,7 @@ import AdSlot from '@site/src/features/promotions/client/AdSlot';
 import NotFoundNotice from '@site/src/features/shell/client/NotFoundNotice';
 import {MarkdownUrl, markdownUrl} from '@site/src/features/markdown-twins/client/CopyPage';
 import StaticArticle from '@site/src/features/static-article/client/StaticArticle';
+import {apiSection} from '@site/src/features/api-reference/packages';
 import VersionNote from '@site/src/features/versions/client/VersionNote';
 
 type Props = WrapperProps<typeof ContentType>;
@@ -34,7 +35,9 @@ export default function ContentWrapper(props: Props): ReactNode {
   const menuSection = useSection();
   const {metadata, frontMatter} = useDoc();
   const {permalink} = metadata;
-  const section = (frontMatter as {api_reference?: unknown}).api_reference ? 'API' : menuSection;
+  const section = (frontMatter as {api_reference?: unknown}).api_reference
+    ? apiSection
+    : menuSection;
   return (
     <>
       {/* Only after an unknown address sent the reader here (the 404 page). */}
