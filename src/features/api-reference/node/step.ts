@@ -23,7 +23,6 @@ export interface BuildInfo {
   readonly baseUrl: string;
 }
 
-
 const sectionPattern =
   /<section\b[^>]*\bdata-api-entry=(?:"([^"]+)"|([^\s>]+))[^>]*>([\s\S]*?)<\/section>/g;
 
