@@ -29,6 +29,7 @@ import {unified} from 'unified';
 import {visit} from 'unist-util-visit';
 import {writtenMarkdownFiles} from '../src/features/markdown/node/files.mjs';
 import {located} from '../src/features/markdown/location.mjs';
+import {fragmentReadings} from '../src/features/markdown/fragment.mjs';
 import {markerLanguage, parseFence} from '../src/features/markdown/markers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,34 +45,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  */
 
 const fragmentOpen = 'class __Fragment {';
-const fragmentClose = '}';
-
-/**
- * The number of lines the leading import declarations (with blank and `//`
- * comment lines among them) take at the top of `lines`.
- * @param {readonly string[]} lines
- */
-function importHeadLength(lines) {
-  let end = 0;
-  let i = 0;
-  while (i < lines.length) {
-    const text = lines[i].trim();
-    if (text === '' || text.startsWith('//')) {
-      i += 1;
-      continue;
-    }
-    if (!/^import[\s{'"*]/.test(text)) {
-      break;
-    }
-    // An import ends on the line with its module specifier.
-    while (i < lines.length && !/['"][^'"]*['"]\s*;?\s*$/.test(lines[i].trim())) {
-      i += 1;
-    }
-    i += 1;
-    end = i;
-  }
-  return Math.min(end, lines.length);
-}
 
 /**
  * Tries `code` as-is, then as class members (`class __Fragment { ... }`),
@@ -87,13 +60,10 @@ function asIsOrFragment(code, check) {
     return null;
   }
   const lines = code.split('\n');
-  const head = importHeadLength(lines);
-  const splits = head > 0 && head < lines.length ? [0, head] : [0];
   let best = asIs;
-  for (const split of splits) {
+  for (const {split, code: wrapped} of fragmentReadings(lines, fragmentOpen)) {
     // The class opens on its own line after `split` lines and closes after the last one.
-    const wrapped = [...lines.slice(0, split), fragmentOpen, ...lines.slice(split), fragmentClose];
-    const error = check(wrapped.join('\n'));
+    const error = check(wrapped);
     if (!error) {
       return null;
     }

@@ -27,11 +27,11 @@
  * range (total busy time and React DOM's share) over the runs: interleaved, so a busy machine
  * slows both series alike.
  */
-import {spawn} from 'node:child_process';
 import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {chromium} from '@playwright/test';
 import {SourceMapConsumer} from 'source-map';
+import {serveBuilds} from './bench/serveBuilds.mjs';
 import {chromePath, chromiumArgs} from './chromium.mjs';
 import {option} from './options.mjs';
 import {ensureReportBuild, groupOf, reportBuildDir} from './sourceMapBuild.mjs';
@@ -54,31 +54,18 @@ const builds = [
   {label: baseline ? 'build' : '', dir: dir ?? reportBuildDir, origin: ''},
 ];
 
-/** @type {import('node:child_process').ChildProcess[]} */
-const servers = [];
-for (const [index, build] of builds.entries()) {
+for (const build of builds) {
   if (!existsSync(join(build.dir, 'index.html'))) {
     console.error(`cpu-report: no build in ${build.dir}`);
     process.exit(1);
   }
-  const server = spawn(
-    process.execPath,
-    [
-      join(import.meta.dirname, 'serve-build.mjs'),
-      '--dir',
-      build.dir,
-      '--port',
-      String(port + index),
-    ],
-    {stdio: ['ignore', 'pipe', 'inherit']},
-  );
-  servers.push(server);
-  await new Promise((resolve, reject) => {
-    server.stdout?.once('data', resolve);
-    server.once('exit', () => reject(new Error('cpu-report: the server did not start')));
-  });
-  build.origin = `http://127.0.0.1:${port + index}`;
 }
+const servers = await serveBuilds(
+  builds.map((build) => build.dir),
+  port,
+  'cpu-report',
+);
+for (const [index, build] of builds.entries()) build.origin = servers.origins[index];
 
 /** @type {Map<string, SourceMapConsumer | null>} */
 const consumers = new Map();
@@ -207,7 +194,7 @@ try {
   }
 } finally {
   await browser.close();
-  for (const server of servers) server.kill();
+  servers.stop();
 }
 process.stderr.write('\n');
 

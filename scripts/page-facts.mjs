@@ -11,11 +11,11 @@
  * - `<link rel="prefetch">` tags added, and how many distinct files they name.
  * Each build is served by scripts/serve-build.mjs on --port (default 4470) and the next ports.
  */
-import {spawn} from 'node:child_process';
 import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {chromium} from '@playwright/test';
+import {serveBuilds} from './bench/serveBuilds.mjs';
 import {chromePath, chromiumArgs} from './chromium.mjs';
 import {option} from './options.mjs';
 
@@ -36,27 +36,10 @@ const pages = (option('pages') ?? '/,/controllers,/techniques/queues').split(','
 const width = Number(option('width') ?? 412);
 const port = Number(option('port') ?? 4470);
 
-const servers = builds.map((build, index) =>
-  spawn(
-    process.execPath,
-    [
-      join(import.meta.dirname, 'serve-build.mjs'),
-      '--dir',
-      build.dir,
-      '--port',
-      String(port + index),
-    ],
-    {stdio: ['ignore', 'pipe', 'inherit']},
-  ),
-);
-await Promise.all(
-  servers.map(
-    (server) =>
-      new Promise((resolve, reject) => {
-        server.stdout?.once('data', resolve);
-        server.once('exit', () => reject(new Error('page-facts: a server did not start')));
-      }),
-  ),
+const servers = await serveBuilds(
+  builds.map((build) => build.dir),
+  port,
+  'page-facts',
 );
 
 const browser = await chromium.launch({executablePath: chromePath, args: chromiumArgs});
@@ -100,7 +83,7 @@ try {
           }).observe(document.head, {childList: true, subtree: true, characterData: true});
         });
       });
-      await tab.goto(`http://127.0.0.1:${port + index}${page}`);
+      await tab.goto(`${servers.origins[index]}${page}`);
       await tab.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
       // Idle-time work (prefetches of the links in view) has run by then.
       await tab.waitForTimeout(3000);
@@ -127,5 +110,5 @@ try {
   }
 } finally {
   await browser.close();
-  for (const server of servers) server.kill();
+  servers.stop();
 }

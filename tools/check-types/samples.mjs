@@ -5,6 +5,7 @@
  * TypeScript half that is a fragment of class members.
  */
 import ts from 'typescript';
+import {fragmentReadings} from '../../src/features/markdown/fragment.mjs';
 import {markerLanguage, parseFence} from '../../src/features/markdown/markers.mjs';
 import {findFences} from '../../scripts/check-samples.mjs';
 
@@ -55,32 +56,6 @@ function parsesAsTypeScript(code) {
   return (internal.parseDiagnostics ?? []).length === 0;
 }
 
-/**
- * The number of lines the leading imports (with blank and `//` lines among
- * them) take at the top of `lines`.
- * @param {readonly string[]} lines
- */
-function importHeadLength(lines) {
-  let end = 0;
-  let i = 0;
-  while (i < lines.length) {
-    const text = lines[i].trim();
-    if (text === '' || text.startsWith('//')) {
-      i += 1;
-      continue;
-    }
-    if (!/^import[\s{'"*]/.test(text)) {
-      break;
-    }
-    while (i < lines.length && !/['"][^'"]*['"]\s*;?\s*$/.test(lines[i].trim())) {
-      i += 1;
-    }
-    i += 1;
-    end = i;
-  }
-  return Math.min(end, lines.length);
-}
-
 export const fragmentOpen = 'class __Fragment { [member: string]: any;';
 
 /**
@@ -95,10 +70,7 @@ export function fragmentReading(code) {
   if (parsesAsTypeScript(code)) {
     return {code, fragmentAt: null};
   }
-  const lines = code.split('\n');
-  const head = importHeadLength(lines);
-  for (const split of head > 0 && head < lines.length ? [head, 0] : [0]) {
-    const wrapped = [...lines.slice(0, split), fragmentOpen, ...lines.slice(split), '}'].join('\n');
+  for (const {split, code: wrapped} of fragmentReadings(code.split('\n'), fragmentOpen)) {
     if (parsesAsTypeScript(wrapped)) {
       return {code: wrapped, fragmentAt: split};
     }

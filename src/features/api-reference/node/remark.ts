@@ -13,6 +13,7 @@
 import type {Code, Root, RootContent} from 'mdast';
 import type {MdxJsxAttribute, MdxJsxFlowElement} from 'mdast-util-mdx-jsx';
 import {visit} from 'unist-util-visit';
+import {markerLanguage} from '../../markdown/markers.mjs';
 import {encodeLinks, type CodeLink} from '../codeLinks';
 import {sampleLinks, signatureLinks, type Resolve} from './sampleLinks';
 
@@ -57,19 +58,6 @@ function stringAttribute(element: MdxJsxFlowElement, name: string): string | und
   return typeof found?.value === 'string' ? found.value : undefined;
 }
 
-function language(lang: string | null | undefined): 'ts' | 'js' | null {
-  switch (lang?.toLowerCase()) {
-    case 'ts':
-    case 'typescript':
-      return 'ts';
-    case 'js':
-    case 'javascript':
-      return 'js';
-    default:
-      return null;
-  }
-}
-
 export interface Options {
   /** The URL of an export's entry, undefined when the reference has no such export. */
   readonly resolve: Resolve;
@@ -98,7 +86,7 @@ export default function sampleLinksPlugin(options: Options): (tree: Root) => voi
       }
       if (node.type !== 'code' || !parent || index === undefined) return undefined;
       const code = node as Code;
-      const lang = language(code.lang);
+      const lang = markerLanguage(code.lang);
       if (!lang) return undefined;
       const {references, rest} = parseRefsMeta(code.meta);
       const links = references

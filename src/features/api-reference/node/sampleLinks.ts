@@ -16,6 +16,7 @@
  * there. Node-only.
  */
 import ts from 'typescript';
+import {fragmentReadings} from '../../markdown/fragment.mjs';
 import {shownLineIndex, type CodeLink} from '../codeLinks';
 import {referencePackageOf} from '../packages';
 
@@ -48,24 +49,6 @@ function hasErrors(source: ts.SourceFile): boolean {
   return (diagnostics?.length ?? 0) > 0;
 }
 
-/** The number of lines the leading imports (and blank or comment lines) take. */
-function importHeadLength(lines: readonly string[]): number {
-  let end = 0;
-  let i = 0;
-  while (i < lines.length) {
-    const text = lines[i].trim();
-    if (text === '' || text.startsWith('//')) {
-      i += 1;
-      continue;
-    }
-    if (!/^import[\s{'"*]/.test(text)) break;
-    while (i < lines.length && !/['"][^'"]*['"]\s*;?\s*$/.test(lines[i].trim())) i += 1;
-    i += 1;
-    end = i;
-  }
-  return Math.min(end, lines.length);
-}
-
 /** A parsed sample and how to map its lines back to the sample's. */
 interface Parsed {
   readonly source: ts.SourceFile;
@@ -78,10 +61,8 @@ export function parseSample(code: string, lang: 'ts' | 'js'): Parsed {
   const asIs = parse(code, lang);
   if (!hasErrors(asIs)) return {source: asIs, lineOf: (line) => line};
   const lines = code.split('\n');
-  const head = importHeadLength(lines);
-  for (const split of head > 0 && head < lines.length ? [0, head] : [0]) {
-    const wrapped = [...lines.slice(0, split), fragmentOpen, ...lines.slice(split), '}'];
-    const source = parse(wrapped.join('\n'), lang);
+  for (const {split, code: wrapped} of fragmentReadings(lines, fragmentOpen)) {
+    const source = parse(wrapped, lang);
     if (!hasErrors(source)) {
       return {
         source,

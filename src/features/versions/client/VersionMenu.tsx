@@ -14,6 +14,7 @@ import Link from '@docusaurus/Link';
 import {useLocation} from '@docusaurus/router';
 import {translate} from '@docusaurus/Translate';
 import {archivedVersions, latestMajor, latestUrl, siteMajor} from '../versions';
+import {useDismiss} from '@site/src/features/shell/client/useDismiss';
 import styles from './VersionMenu.module.css';
 
 interface Entry {
@@ -114,22 +115,8 @@ function DesktopMenu(): ReactNode {
       (pendingFocus.current === 'first' ? all[0] : all[all.length - 1])?.focus();
       pendingFocus.current = null;
     }
-    const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        setOpen(false);
-        button.current?.focus();
-      }
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
   }, [open]);
+  useDismiss(open, setOpen, root, button);
 
   const onButtonKey = (event: React.KeyboardEvent) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {

@@ -5,12 +5,13 @@
  * A disclosure button with a list of links: Escape, a click elsewhere or the focus leaving
  * closes it.
  */
-import React, {type ReactNode, useEffect, useId, useRef, useState} from 'react';
+import React, {type ReactNode, useId, useRef, useState} from 'react';
 import clsx from 'clsx';
 import Link from '@docusaurus/Link';
 import {translate} from '@docusaurus/Translate';
 import {useThemeConfig} from '@docusaurus/theme-common';
 import {socialLinks} from '@site/src/features/shell/client/SocialLinks';
+import {useDismiss} from '../useDismiss';
 import styles from './styles.module.css';
 
 interface HeaderLink {
@@ -29,24 +30,7 @@ export default function MoreMenu(): ReactNode {
     (item) => item.position === 'right' && !item.type && item.label && (item.href || item.to),
   );
 
-  useEffect(() => {
-    if (!open) return undefined;
-    const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        setOpen(false);
-        button.current?.focus();
-      }
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, setOpen, root, button);
 
   return (
     <div
