@@ -116,7 +116,7 @@ function DesktopMenu(): ReactNode {
       pendingFocus.current = null;
     }
   }, [open]);
-  useDismiss(open, setOpen, root, button);
+  const onBlur = useDismiss(open, setOpen, root, button);
 
   const onButtonKey = (event: React.KeyboardEvent) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
@@ -149,9 +149,7 @@ function DesktopMenu(): ReactNode {
     <div
       ref={root}
       className={clsx('navbar__item', styles.versions)}
-      onBlur={(event) => {
-        if (!root.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
-      }}
+      onBlur={onBlur}
     >
       <button
         ref={button}

@@ -30,15 +30,13 @@ export default function MoreMenu(): ReactNode {
     (item) => item.position === 'right' && !item.type && item.label && (item.href || item.to),
   );
 
-  useDismiss(open, setOpen, root, button);
+  const onBlur = useDismiss(open, setOpen, root, button);
 
   return (
     <div
       ref={root}
       className={styles.more}
-      onBlur={(event) => {
-        if (!root.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
-      }}
+      onBlur={onBlur}
     >
       <button
         ref={button}
