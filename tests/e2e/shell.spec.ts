@@ -1,4 +1,4 @@
-import {expect, test, type Page} from './fixtures';
+import {expect, settleOnLoad, test, type Page} from './fixtures';
 import {links} from '../../src/data/links';
 import {archivedVersion} from '../../src/features/versions/versions';
 
@@ -152,6 +152,49 @@ for (const width of [768, 375]) {
     });
   });
 }
+
+test("on a phone the drawer waits for the browser's idle time, and a tap before it renders it at once", async ({
+  page,
+}) => {
+  // Idle callbacks are held until the test releases them: without the deferral
+  // (src/features/shell/client/NavbarMobileSidebar.tsx) Docusaurus renders the drawer right
+  // after hydration, and it would be in the page here. (On the context: the second page too.)
+  await page.context().addInitScript(() => {
+    const held: IdleRequestCallback[] = [];
+    Object.assign(window, {
+      heldIdle: held,
+      requestIdleCallback: (callback: IdleRequestCallback) => held.push(callback),
+      cancelIdleCallback: () => undefined,
+    });
+  });
+  await page.setViewportSize({width: 412, height: 800});
+  await page.goto('/controllers');
+  await page.waitForTimeout(500);
+  await expect(page.locator('.navbar-sidebar')).toHaveCount(0);
+  await toggle(page).click();
+  const drawer = page.locator('.navbar-sidebar');
+  await expect(drawer).toBeVisible();
+  await expect(drawer.locator('a.menu__link[href="/providers"]')).toBeVisible();
+
+  // Released, the idle render changes nothing for a drawer already there.
+  await page.evaluate(() => {
+    const held = (window as unknown as {heldIdle: IdleRequestCallback[]}).heldIdle;
+    for (const callback of held.splice(0)) callback({didTimeout: false, timeRemaining: () => 50});
+  });
+  await expect(drawer).toBeVisible();
+
+  // Without a tap, the drawer is in the page once the browser is idle, closed.
+  const fresh = settleOnLoad(await page.context().newPage());
+  await fresh.setViewportSize({width: 412, height: 800});
+  await fresh.goto('/controllers');
+  await expect(fresh.locator('.navbar-sidebar')).toHaveCount(0);
+  await fresh.evaluate(() => {
+    const held = (window as unknown as {heldIdle: IdleRequestCallback[]}).heldIdle;
+    for (const callback of held.splice(0)) callback({didTimeout: false, timeRemaining: () => 50});
+  });
+  await expect(fresh.locator('.navbar-sidebar')).toHaveCount(1);
+  await expect(fresh.locator('.navbar-sidebar')).not.toBeVisible();
+});
 
 test('a wide window narrowed to 768px closes the side navigation', async ({page}) => {
   await page.setViewportSize({width: 1280, height: 800});
