@@ -70,6 +70,12 @@ test('printing /controllers gives the article with both halves of its samples, a
   ]) {
     expect(text, chrome).not.toContain(chrome);
   }
+  // The samples' links to the API reference cannot be followed on paper: not underlined.
+  await page.emulateMedia({media: 'print'});
+  const codeLink = page.locator('pre a[href^="/api/"]').first();
+  await expect(codeLink).toHaveCSS('text-decoration-line', 'none');
+  await page.emulateMedia({media: 'screen'});
+  await expect(codeLink).toHaveCSS('text-decoration-line', 'underline');
 });
 
 test('a short code block is never cut by a page break', async ({page}) => {
