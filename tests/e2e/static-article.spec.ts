@@ -121,6 +121,70 @@ for (const path of ['/', '/controllers', '/techniques/queues']) {
   });
 }
 
+for (const [width, hydrated] of [
+  [412, false],
+  [1280, true],
+] as const) {
+  test(`at ${width} px the desktop menu and table of contents are ${hydrated ? '' : 'not '}hydrated`, async ({
+    page,
+  }) => {
+    // What the first commit (the hydration) built, read through React's devtools hook: at a
+    // phone's width Docusaurus unmounts these columns right after, so they are adopted
+    // (src/features/static-article/client/DesktopPart.tsx), not hydrated.
+    await page.context().addInitScript(() => {
+      const hasFiber = (element: Element | null) =>
+        element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber$'));
+      const parts: Record<string, {part: boolean; links: number; linksWithFiber: number}> = {};
+      let seen = false;
+      Object.assign(window, {
+        firstCommit: parts,
+        __REACT_DEVTOOLS_GLOBAL_HOOK__: {
+          isDisabled: false,
+          supportsFiber: true,
+          renderers: new Map(),
+          inject: () => 1,
+          checkDCE: () => undefined,
+          onScheduleFiberRoot: () => undefined,
+          onPostCommitFiberRoot: () => undefined,
+          onCommitFiberUnmount: () => undefined,
+          setStrictMode: () => undefined,
+          onCommitFiberRoot: () => {
+            if (seen) return;
+            seen = true;
+            for (const name of ['menu', 'toc']) {
+              const part = document.querySelector(`[data-desktop-part="${name}"]`);
+              const links = Array.from(part?.querySelectorAll('a') ?? []);
+              parts[name] = {
+                part: hasFiber(part),
+                links: links.length,
+                linksWithFiber: links.filter(hasFiber).length,
+              };
+            }
+          },
+        },
+      });
+    });
+    await page.setViewportSize({width, height: 800});
+    await page.goto('/controllers');
+    const parts = await page.evaluate(
+      () => (window as unknown as {firstCommit: Record<string, unknown>}).firstCommit,
+    );
+    for (const name of ['menu', 'toc']) {
+      const part = parts[name] as {part: boolean; links: number; linksWithFiber: number};
+      expect(part.part, name).toBe(true);
+      expect(part.links, name).toBeGreaterThan(5);
+      expect(part.linksWithFiber, name).toBe(hydrated ? part.links : 0);
+    }
+    // At a phone's width the columns are gone once the page knows its width; the phone menu
+    // (rendered later, in idle time) has the docs menu.
+    if (!hydrated) {
+      await expect(page.locator('[data-desktop-part="menu"]')).toHaveCount(0);
+      await page.getByRole('button', {name: 'Toggle side navigation'}).click();
+      await expect(page.locator('.navbar-sidebar a.menu__link[href="/providers"]')).toBeVisible();
+    }
+  });
+}
+
 test('an in-article link navigates client-side; the next article is rendered by React', async ({
   page,
 }) => {
