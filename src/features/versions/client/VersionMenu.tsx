@@ -146,11 +146,7 @@ function DesktopMenu(): ReactNode {
   };
 
   return (
-    <div
-      ref={root}
-      className={clsx('navbar__item', styles.versions)}
-      onBlur={onBlur}
-    >
+    <div ref={root} className={clsx('navbar__item', styles.versions)} onBlur={onBlur}>
       <button
         ref={button}
         type="button"

@@ -33,11 +33,7 @@ export default function MoreMenu(): ReactNode {
   const onBlur = useDismiss(open, setOpen, root, button);
 
   return (
-    <div
-      ref={root}
-      className={styles.more}
-      onBlur={onBlur}
-    >
+    <div ref={root} className={styles.more} onBlur={onBlur}>
       <button
         ref={button}
         type="button"
