@@ -5,7 +5,7 @@
  * paint, by the inline script built from `applyInitialCodeLang` (./node/prePaintScript.ts), so
  * that both read the query and the storage by the same rules.
  *
- * The two functions below are also serialised into every page with `Function.prototype.toString`:
+ * `parseCodeLang` and `applyInitialCodeLang` are also serialised into every page with `Function.prototype.toString`:
  * they use only their arguments, and no syntax that a transpiler would turn into helpers.
  */
 export type CodeLang = 'ts' | 'js';
@@ -16,19 +16,8 @@ export const codeLangStorageKey = 'nest-docs.code-lang';
 /** TypeScript until the reader chooses. */
 export const defaultCodeLang: CodeLang = 'ts';
 
-/** `ts` / `js` (or `typescript` / `javascript`, any case), else null. */
-export function parseCodeLang(value: string | null | undefined): CodeLang | null {
-  switch ((value || '').toLowerCase()) {
-    case 'ts':
-    case 'typescript':
-      return 'ts';
-    case 'js':
-    case 'javascript':
-      return 'js';
-    default:
-      return null;
-  }
-}
+/** `ts` / `js` (or `typescript` / `javascript`, any case), else null: the fences' own rule. */
+export {markerLanguage as parseCodeLang} from '../markdown/markers.mjs';
 
 /**
  * Sets `data-code-lang` on `root` from `?lang=` (remembering it) or the remembered choice, else

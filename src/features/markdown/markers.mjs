@@ -58,13 +58,17 @@
 const PLAIN = /** @type {PlainFence} */ ({kind: 'plain'});
 
 /**
- * The marker language of a fence's info string, or null when markers do not
- * apply to it.
+ * `ts` / `js` (or `typescript` / `javascript`, any case), else null: the
+ * marker language of a fence's info string, and the reader's choice read from
+ * `?lang=` or storage (src/features/code/codeLang.ts re-exports it as
+ * `parseCodeLang`). It is serialised into every page's pre-paint script with
+ * `Function.prototype.toString`, so it uses only its argument and no syntax
+ * newer than the browsers that script serves.
  * @param {string | null | undefined} lang
  * @returns {CodeLang | null}
  */
 export function markerLanguage(lang) {
-  switch (lang?.toLowerCase()) {
+  switch ((lang || '').toLowerCase()) {
     case 'ts':
     case 'typescript':
       return 'ts';

@@ -106,6 +106,16 @@ function collectImports(source: ts.SourceFile): Imports {
     declaring.add(nameNode);
     if (linked) named.set(linked, binding);
   };
+  /** `{Get}` / `{Get as G}` of an import, `{Get}` / `{Get: G}` of a require destructuring. */
+  const addNamed = (element: ts.ImportSpecifier | ts.BindingElement, packageName: string): void => {
+    const imported = element.propertyName ?? element.name;
+    if (!ts.isIdentifier(element.name) || !ts.isIdentifier(imported)) return;
+    add(
+      element.name,
+      {local: element.name.text, package: packageName, imported: imported.text},
+      imported,
+    );
+  };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) {
       const pkg = referencePackageOf(stringOf(node.moduleSpecifier) ?? '');
@@ -115,15 +125,7 @@ function collectImports(source: ts.SourceFile): Imports {
           const name = clause.namedBindings.name;
           add(name, {local: name.text, package: pkg.name, imported: null}, null);
         } else {
-          for (const element of clause.namedBindings.elements) {
-            const imported = element.propertyName ?? element.name;
-            if (!ts.isIdentifier(imported)) continue;
-            add(
-              element.name,
-              {local: element.name.text, package: pkg.name, imported: imported.text},
-              imported,
-            );
-          }
+          for (const element of clause.namedBindings.elements) addNamed(element, pkg.name);
         }
       }
       return;
@@ -131,16 +133,7 @@ function collectImports(source: ts.SourceFile): Imports {
     if (ts.isVariableDeclaration(node)) {
       const pkg = referencePackageOf(requiredModule(node.initializer) ?? '');
       if (pkg && ts.isObjectBindingPattern(node.name)) {
-        for (const element of node.name.elements) {
-          if (!ts.isIdentifier(element.name)) continue;
-          const imported = element.propertyName ?? element.name;
-          if (!ts.isIdentifier(imported)) continue;
-          add(
-            element.name,
-            {local: element.name.text, package: pkg.name, imported: imported.text},
-            imported,
-          );
-        }
+        for (const element of node.name.elements) addNamed(element, pkg.name);
       } else if (pkg && ts.isIdentifier(node.name)) {
         add(node.name, {local: node.name.text, package: pkg.name, imported: null}, null);
       }
