@@ -282,4 +282,11 @@ test('the bundles every page loads carry no data only the server or doc cards ne
   expect(main).not.toContain('ssrTemplate');
   expect(main).not.toContain('loadBundles');
   expect(main).not.toContain('Private accessor was defined without a getter');
+  // src/features/bundle/node/compileHints.ts: V8's compile hint opens the main and runtime
+  // bundles (a line of its own, first); the page's other chunks have none.
+  for (const [url, body] of bodies) {
+    const hinted = /\/(runtime~)?main\.[^/]+\.js$/.test(url);
+    expect(body.startsWith('//# allFunctionsCalledOnLoad\n'), url).toBe(hinted);
+  }
+  expect([...bodies.keys()].filter((url) => /\/(runtime~)?main\./.test(url))).toHaveLength(2);
 });

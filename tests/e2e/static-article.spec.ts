@@ -121,20 +121,37 @@ for (const path of ['/', '/controllers', '/techniques/queues']) {
   });
 }
 
-for (const [width, hydrated] of [
+/** The static parts of the shell that a first load adopts at every width. */
+const shellParts = [
+  'navbar-logo',
+  'navbar-social',
+  'navbar-item-Our website',
+  'navbar-item-Courses',
+  'navbar-item-Sponsor us',
+  'navbar-item-Enterprise support',
+  'more-menu',
+  'version-menu',
+  'breadcrumbs',
+  'version-note',
+  'paginator',
+  'sponsors',
+];
+
+for (const [width, desktopHydrated] of [
   [412, false],
   [1280, true],
 ] as const) {
-  test(`at ${width} px the desktop menu and table of contents are ${hydrated ? '' : 'not '}hydrated`, async ({
+  test(`at ${width} px the shell's static parts are adopted; the desktop columns ${desktopHydrated ? 'are hydrated' : 'too'}`, async ({
     page,
   }) => {
-    // What the first commit (the hydration) built, read through React's devtools hook: at a
-    // phone's width Docusaurus unmounts these columns right after, so they are adopted
-    // (src/features/static-article/client/DesktopPart.tsx), not hydrated.
+    // What the first commit (the hydration) built, read through React's devtools hook. The
+    // shell's static parts (src/features/static-article/client/StaticPart.tsx) have an element
+    // React owns and nothing under it with a fiber; the desktop menu and table of contents too at
+    // a phone's width, where Docusaurus unmounts them right after (./DesktopPart.tsx).
     await page.context().addInitScript(() => {
       const hasFiber = (element: Element | null) =>
         element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber$'));
-      const parts: Record<string, {part: boolean; links: number; linksWithFiber: number}> = {};
+      const parts: Record<string, {part: boolean; elements: number; withFiber: number}> = {};
       let seen = false;
       Object.assign(window, {
         firstCommit: parts,
@@ -151,13 +168,12 @@ for (const [width, hydrated] of [
           onCommitFiberRoot: () => {
             if (seen) return;
             seen = true;
-            for (const name of ['menu', 'toc']) {
-              const part = document.querySelector(`[data-desktop-part="${name}"]`);
-              const links = Array.from(part?.querySelectorAll('a') ?? []);
-              parts[name] = {
+            for (const part of Array.from(document.querySelectorAll('[data-static-part]'))) {
+              const elements = Array.from(part.querySelectorAll('*'));
+              parts[part.getAttribute('data-static-part') ?? ''] = {
                 part: hasFiber(part),
-                links: links.length,
-                linksWithFiber: links.filter(hasFiber).length,
+                elements: elements.length,
+                withFiber: elements.filter(hasFiber).length,
               };
             }
           },
@@ -167,23 +183,70 @@ for (const [width, hydrated] of [
     await page.setViewportSize({width, height: 800});
     await page.goto('/controllers');
     const parts = await page.evaluate(
-      () => (window as unknown as {firstCommit: Record<string, unknown>}).firstCommit,
+      () =>
+        (
+          window as unknown as {
+            firstCommit: Record<string, {part: boolean; elements: number; withFiber: number}>;
+          }
+        ).firstCommit,
     );
-    for (const name of ['menu', 'toc']) {
-      const part = parts[name] as {part: boolean; links: number; linksWithFiber: number};
+    expect(Object.keys(parts).sort()).toEqual(
+      [...shellParts, 'desktop-menu', 'desktop-toc'].sort(),
+    );
+    for (const [name, part] of Object.entries(parts)) {
       expect(part.part, name).toBe(true);
-      expect(part.links, name).toBeGreaterThan(5);
-      expect(part.linksWithFiber, name).toBe(hydrated ? part.links : 0);
+      expect(part.elements, name).toBeGreaterThan(0);
+      const hydrated = name.startsWith('desktop-') && desktopHydrated;
+      if (hydrated) expect(part.withFiber, name).toBe(part.elements);
+      else expect(part.withFiber, name).toBe(0);
     }
     // At a phone's width the columns are gone once the page knows its width; the phone menu
     // (rendered later, in idle time) has the docs menu.
-    if (!hydrated) {
-      await expect(page.locator('[data-desktop-part="menu"]')).toHaveCount(0);
+    if (!desktopHydrated) {
+      await expect(page.locator('[data-static-part="desktop-menu"]')).toHaveCount(0);
       await page.getByRole('button', {name: 'Toggle side navigation'}).click();
       await expect(page.locator('.navbar-sidebar a.menu__link[href="/providers"]')).toBeVisible();
     }
   });
 }
+
+test("the header's static parts work, and React renders them once the page changes", async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  const documents: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'document') documents.push(request.url());
+  });
+  // Between 997 and 1,250 px the header's top links and icons are in "More".
+  await page.setViewportSize({width: 1100, height: 800});
+  await page.goto('/controllers');
+  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  await page.evaluate(() => Object.assign(window, {__sameDocument: true}));
+  documents.length = 0;
+  const more = page.locator('[data-static-part="more-menu"]');
+  expect((await fiberCount(page, '[data-static-part="more-menu"]')).withFiber).toBe(0);
+  // The adopted panel still opens and closes: its `hidden` is React's.
+  await page.getByRole('button', {name: 'More'}).click();
+  await expect(more).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(more).toBeHidden();
+  await page.getByRole('button', {name: 'More'}).click();
+  // Its link to a page of the site is a client-side navigation.
+  await more.getByRole('link', {name: 'Sponsor us'}).click();
+  await expect(page).toHaveURL(/\/support$/);
+  await expect(page.locator('h1')).toBeVisible();
+  expect(await page.evaluate(() => '__sameDocument' in window)).toBe(true);
+  expect(documents).toEqual([]);
+  // On another page the header's parts are React's: "Sponsor us" is the active link.
+  await page.setViewportSize({width: 1280, height: 800});
+  const sponsor = page.locator('.navbar [data-static-part="navbar-item-Sponsor us"] a');
+  await expect(sponsor).toHaveClass(/navbar__link--active/);
+  expect(
+    (await fiberCount(page, '.navbar [data-static-part="navbar-item-Sponsor us"]')).withFiber,
+  ).toBeGreaterThan(0);
+  expect(errors()).toEqual([]);
+});
 
 test('an in-article link navigates client-side; the next article is rendered by React', async ({
   page,

@@ -18,6 +18,7 @@ export const removablePatches = {
     'src/features/bundle/node/slimSiteConfig.ts (no server-only config in the browser)',
   tslibHelpers: 'src/features/bundle/node/tslibHelpers.ts (one tslib helper instead of all)',
   ssrTemplate: 'src/features/bundle/node/ssrTemplate.ts (bundles requested after the first paint)',
+  compileHints: 'src/features/bundle/node/compileHints.ts (V8 compiles the main bundle eagerly)',
 } as const;
 
 export type RemovablePatch = keyof typeof removablePatches;

@@ -5,7 +5,7 @@ import DesktopPart from './DesktopPart';
 
 export default function DocItemTOCDesktop(): ReactNode {
   return (
-    <DesktopPart name="toc">
+    <DesktopPart name="desktop-toc">
       <Original />
     </DesktopPart>
   );

@@ -7,7 +7,7 @@ import DesktopPart from './DesktopPart';
 
 export default function DocSidebarDesktop(props: WrapperProps<typeof OriginalType>): ReactNode {
   return (
-    <DesktopPart name="menu">
+    <DesktopPart name="desktop-menu">
       <Original {...props} />
     </DesktopPart>
   );

@@ -15,6 +15,7 @@ import {useLocation} from '@docusaurus/router';
 import {translate} from '@docusaurus/Translate';
 import {archivedVersions, latestMajor, latestUrl, siteMajor} from '../versions';
 import {useDismiss} from '@site/src/features/shell/client/useDismiss';
+import StaticPart from '@site/src/features/static-article/client/StaticPart';
 import styles from './VersionMenu.module.css';
 
 interface Entry {
@@ -175,9 +176,12 @@ function DesktopMenu(): ReactNode {
           if ((event.target as HTMLElement).closest('a')) setOpen(false);
         }}
       >
-        {groups.map((group) => (
-          <Section key={group.label} group={group} linkClass={styles.link} />
-        ))}
+        {/* Links only: adopted from the server's page on a first load (until the path changes). */}
+        <StaticPart name="version-menu">
+          {groups.map((group) => (
+            <Section key={group.label} group={group} linkClass={styles.link} />
+          ))}
+        </StaticPart>
       </div>
     </div>
   );
