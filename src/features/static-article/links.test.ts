@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {appLocation, appPage, pagePaths, type LinkFacts} from './links';
+import {appLocation, appPage, mayBeAppLink, pagePaths, type LinkFacts} from './links';
 
 const origin = 'https://docs.nestjs.com';
 
@@ -83,5 +83,39 @@ describe('appPage', () => {
       '/techniques/queues',
     );
     expect(appPage(link('/controllers.md'), origin, pages)).toBeNull();
+  });
+});
+
+describe('mayBeAppLink', () => {
+  it('keeps paths, relative links and queries', () => {
+    for (const href of [
+      '/controllers',
+      '/api/common#Controller',
+      'providers',
+      '../x',
+      '?lang=js',
+    ]) {
+      expect(mayBeAppLink(href), href).toBe(true);
+    }
+  });
+  it('leaves out anchors, other hosts and schemes', () => {
+    for (const href of [
+      '',
+      '#routing',
+      '//example.com/x',
+      'https://docs.nestjs.com',
+      'mailto:a@b.c',
+      'HTTP://x',
+    ]) {
+      expect(mayBeAppLink(href), href).toBe(false);
+    }
+  });
+  it('leaves out only links appPage rejects too', () => {
+    const origin = 'https://docs.example';
+    const pages = new Set(['/controllers']);
+    for (const href of ['#routing', '//example.com/controllers', 'mailto:a@b.c']) {
+      const url = new URL(href, `${origin}/controllers`).href;
+      expect(appPage({href, url, target: '', download: false}, origin, pages), href).toBeNull();
+    }
   });
 });

@@ -57,6 +57,18 @@ export function appLocation(
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
+/**
+ * Whether a link's `href` attribute, as written, may lead to a page of the app: false for an
+ * empty one, an anchor (`#…`), another host (`//…`) or a scheme (`https:`, `mailto:`). A string
+ * test, for the many links a page has (a sample's identifiers link to the API reference), so
+ * that only these are watched for prefetching; `appLocation` decides.
+ */
+export function mayBeAppLink(href: string): boolean {
+  return href !== '' && !href.startsWith('#') && !href.startsWith('//') && !scheme.test(href);
+}
+
+const scheme = /^[a-z][a-z\d+.-]*:/i;
+
 /** The page a link leads to (for prefetching its bundles), or null; see `appLocation`. */
 export function appPage(
   link: LinkFacts,

@@ -14,7 +14,7 @@
  */
 import type {useHistory} from '@docusaurus/router';
 import routes from '@generated/routes';
-import {appLocation, appPage, pagePaths, type LinkFacts} from '../links';
+import {appLocation, appPage, mayBeAppLink, pagePaths, type LinkFacts} from '../links';
 
 type History = ReturnType<typeof useHistory>;
 
@@ -86,10 +86,16 @@ export function delegateLinks(container: HTMLElement, history: History): () => v
           }
         })
       : null;
+  // Resolving every link here cost up to 47 ms per load on /controllers (CPU 4x), most of its
+  // links being a sample's identifiers: a string test picks the links to watch, and a link is
+  // resolved when it shows.
   for (const link of Array.from(container.querySelectorAll<HTMLAnchorElement>('a[href]'))) {
-    if (appPage(facts(link), origin, appPages()) === null) continue;
+    if (!mayBeAppLink(link.getAttribute('href') ?? '')) continue;
     if (observer) observer.observe(link);
-    else void window.docusaurus.prefetch(link.pathname);
+    else {
+      const page = appPage(facts(link), origin, appPages());
+      if (page !== null) void window.docusaurus.prefetch(page);
+    }
   }
 
   container.addEventListener('click', onClick);
