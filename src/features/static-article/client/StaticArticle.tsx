@@ -5,21 +5,18 @@
  * usual. On the first load in the browser, while React hydrates the server's page, it renders the
  * same element with `dangerouslySetInnerHTML` instead of children: React claims the element and
  * never descends into it, so the article's nodes stay the server's, no fiber is built for them,
- * and none of the article's components run. Why that holds under React 19.2, and what would
- * break it: ../README.md. The e2e test tests/e2e/static-article.spec.ts fails if it stops
- * holding.
+ * and none of the article's components run (./adopt.ts). Why that holds under React 19.2, and
+ * what would break it: ../README.md. The e2e test tests/e2e/static-article.spec.ts fails if it
+ * stops holding.
  *
- * What the article's components did in the browser is done without them: links here
+ * What the article's components did in the browser is done without them: links by ./adopt.ts
  * (./links.ts), code pairs, code buttons, "Copy page" and diagrams by delegated listeners that
  * serve rendered articles too (./behaviours.ts); the code font's preload, which a `<Head>` inside
  * the article keeps in the head, is rendered here instead.
  */
-import React, {useEffect, useLayoutEffect, useRef, useState, type ReactNode} from 'react';
-import {useHistory} from '@docusaurus/router';
-import useIsBrowser from '@docusaurus/useIsBrowser';
+import React, {useMemo, type ReactNode} from 'react';
 import {MonospaceFontPreload} from '@site/src/features/fonts/client/FontPreload';
-import {articleAttribute, serverArticle} from './adopt';
-import {delegateLinks} from './links';
+import {articleAttribute, serverNodes, useAdoption} from './adopt';
 
 export interface Props {
   /** The page's permalink: the server's article is adopted only for this page. */
@@ -30,42 +27,27 @@ export interface Props {
   readonly children: ReactNode;
 }
 
+/** The server's article element, if it is this page's (not on the server, nor in `docusaurus start`). */
+function serverArticle(page: string): Element | null {
+  const element = document.querySelector(`[${articleAttribute}]`);
+  return element?.getAttribute(articleAttribute) === page ? element : null;
+}
+
 export default function StaticArticle({page, attributes, children}: Props): ReactNode {
-  // Docusaurus' `useIsBrowser()` is false in the browser only in the first render: while the
-  // server's page hydrates (or, in `docusaurus start`, where serverArticle finds no markup).
-  const hydrating = !useIsBrowser() && typeof window !== 'undefined';
-  // Decided once per mount: a remount (the next page) renders with React.
-  const [adopted] = useState(() => (hydrating ? serverArticle(page) : null));
-  const element = useRef<HTMLDivElement>(null);
-  const history = useHistory();
-  const isStatic = adopted !== null && adopted.page === page;
-
-  useLayoutEffect(() => {
-    const current = element.current;
-    if (!isStatic || !current || current === adopted.element) return;
-    // React created a new element instead of adopting the server's: it renders the whole page
-    // again when hydration fails somewhere (React error #418). The server's nodes move into it,
-    // before the browser paints, so the article stays (the very same nodes).
-    current.replaceChildren(...adopted.nodes);
-  }, [isStatic, adopted]);
-
-  useEffect(() => {
-    if (!isStatic || !element.current) return undefined;
-    return delegateLinks(element.current, history);
-  }, [isStatic, history]);
-
+  const {element, ref} = useAdoption(() => serverArticle(page));
+  const hasCode = useMemo(() => element?.querySelector('code') != null, [element]);
   const marker = {[articleAttribute]: page};
-  if (isStatic) {
+  if (element) {
     return (
       <>
-        {adopted.hasCode ? <MonospaceFontPreload /> : null}
+        {hasCode ? <MonospaceFontPreload /> : null}
         <div
           key="static"
-          ref={element}
+          ref={ref as React.Ref<HTMLDivElement>}
           {...attributes}
           {...marker}
           // The same object in every render, so React never sets innerHTML (./adopt.ts).
-          dangerouslySetInnerHTML={adopted.html}
+          dangerouslySetInnerHTML={serverNodes}
           // A development build compares `__html` with the server's innerHTML: they differ on
           // purpose (the nodes are kept, not a copy), and only for this element's own props.
           suppressHydrationWarning

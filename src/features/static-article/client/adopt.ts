@@ -1,51 +1,74 @@
 /**
- * The server's article, taken from the document while React hydrates it (see ../README.md).
- *
- * `StaticArticle` calls this in the render of its first client pass, before React reaches the
- * article's element: it keeps the element and its child nodes (no copy, no serialization).
+ * The static article's mechanism, shared by the article (./StaticArticle.tsx) and the shell's
+ * static parts (./StaticPart.tsx): while React hydrates, an element is rendered with the
+ * server's nodes adopted (why that holds under React 19.2: ../README.md).
  */
+import {useEffect, useLayoutEffect, useRef, useState, type RefObject} from 'react';
+import {useHistory, useLocation} from '@docusaurus/router';
+import useIsBrowser from '@docusaurus/useIsBrowser';
+import {delegateLinks} from './links';
 
 /** The attribute that marks the article's element, its value the page's permalink. */
 export const articleAttribute = 'data-static-article';
 
 /**
- * What the element renders as `dangerouslySetInnerHTML`: never written while React adopts the
- * element, nor later, because it is this one object in every render (React 19 sets innerHTML
- * again whenever the prop is another object). Its children are the server's nodes.
+ * What an adopted element renders as `dangerouslySetInnerHTML`: never written while React
+ * adopts the element, nor later, because it is this one object in every render (React 19 sets
+ * innerHTML again whenever the prop is another object). Its children are the server's nodes.
  */
 export const serverNodes: {readonly __html: string} = {__html: ''};
 
-export interface ServerArticle {
-  /** The permalink the server rendered the article for. */
-  readonly page: string;
-  /** The server's element, which hydration adopts. */
-  readonly element: HTMLElement;
+interface Kept {
+  /** The path the server rendered the element for. */
+  readonly path: string;
+  readonly element: Element;
   /** Its child nodes, to move into a new element if React ever renders one instead. */
   readonly nodes: readonly ChildNode[];
-  /** The element's `dangerouslySetInnerHTML` (always `serverNodes`). */
-  readonly html: {readonly __html: string};
-  /** Whether the article shows code (its font preload then stays in the head). */
-  readonly hasCode: boolean;
+}
+
+export interface Adoption {
+  /** The server's element while it is adopted, else null (render the children). */
+  readonly element: Element | null;
+  /** For the rendered element: the server's nodes move into it if it is not the server's. */
+  readonly ref: RefObject<HTMLElement | null>;
 }
 
 /**
- * The server-rendered article of `page`, or null when the document has none for it: on the
- * server, in `docusaurus start` (rendered in the browser, no server markup), or if the element
- * belongs to another page.
+ * Adopts the element `find` returns (called only in the render that hydrates, with the server's
+ * element having content, or null) until the location's path changes; then, for good, the
+ * caller renders its children (in a new element: give the two forms different keys).
+ *
+ * While adopted, the element's links behave as Docusaurus' `Link` makes them (./links.ts). If
+ * hydration falls back to a client render (React error #418: something elsewhere did not match),
+ * React creates a new, empty element: the kept nodes move into it before the browser paints.
  */
-export function serverArticle(page: string): ServerArticle | null {
-  if (typeof document === 'undefined') return null;
-  const element = document.querySelector(`[${articleAttribute}]`);
-  if (!(element instanceof HTMLElement) || element.getAttribute(articleAttribute) !== page) {
-    return null;
-  }
-  // An element with no content is not a server render worth keeping (the client renders it).
-  if (!element.firstElementChild) return null;
-  return {
-    page,
-    element,
-    nodes: Array.from(element.childNodes),
-    html: serverNodes,
-    hasCode: element.querySelector('code') !== null,
-  };
+export function useAdoption(find: () => Element | null): Adoption {
+  // Docusaurus' `useIsBrowser()` is false in the browser only in the render that hydrates (and,
+  // in `docusaurus start`, in the first render, where `find` finds no server markup).
+  const hydrating = !useIsBrowser() && typeof document !== 'undefined';
+  const {pathname} = useLocation();
+  const history = useHistory();
+  const [kept, setKept] = useState<Kept | null>(() => {
+    const element = hydrating ? find() : null;
+    return element?.firstChild
+      ? {path: pathname, element, nodes: Array.from(element.childNodes)}
+      : null;
+  });
+  // Another page: React renders the element from now on.
+  if (kept && kept.path !== pathname) setKept(null);
+  const adopted = kept !== null && kept.path === pathname ? kept : null;
+  const ref = useRef<HTMLElement>(null);
+
+  useLayoutEffect(() => {
+    const current = ref.current;
+    if (!adopted || !current || current === adopted.element) return;
+    current.replaceChildren(...adopted.nodes);
+  }, [adopted]);
+
+  useEffect(() => {
+    if (!adopted || !ref.current) return undefined;
+    return delegateLinks(ref.current, history);
+  }, [adopted, history]);
+
+  return {element: adopted?.element ?? null, ref};
 }
