@@ -153,6 +153,13 @@ for (const width of [768, 375]) {
   });
 }
 
+/** Runs the idle callbacks the init script below has held (`window.heldIdle`). */
+const releaseIdle = (page: Page) =>
+  page.evaluate(() => {
+    const held = (window as unknown as {heldIdle: IdleRequestCallback[]}).heldIdle;
+    for (const callback of held.splice(0)) callback({didTimeout: false, timeRemaining: () => 50});
+  });
+
 test("on a phone the drawer waits for the browser's idle time, and a tap before it renders it at once", async ({
   page,
 }) => {
@@ -177,10 +184,7 @@ test("on a phone the drawer waits for the browser's idle time, and a tap before 
   await expect(drawer.locator('a.menu__link[href="/providers"]')).toBeVisible();
 
   // Released, the idle render changes nothing for a drawer already there.
-  await page.evaluate(() => {
-    const held = (window as unknown as {heldIdle: IdleRequestCallback[]}).heldIdle;
-    for (const callback of held.splice(0)) callback({didTimeout: false, timeRemaining: () => 50});
-  });
+  await releaseIdle(page);
   await expect(drawer).toBeVisible();
 
   // Without a tap, the drawer is in the page once the browser is idle, closed.
@@ -188,10 +192,7 @@ test("on a phone the drawer waits for the browser's idle time, and a tap before 
   await fresh.setViewportSize({width: 412, height: 800});
   await fresh.goto('/controllers');
   await expect(fresh.locator('.navbar-sidebar')).toHaveCount(0);
-  await fresh.evaluate(() => {
-    const held = (window as unknown as {heldIdle: IdleRequestCallback[]}).heldIdle;
-    for (const callback of held.splice(0)) callback({didTimeout: false, timeRemaining: () => 50});
-  });
+  await releaseIdle(fresh);
   await expect(fresh.locator('.navbar-sidebar')).toHaveCount(1);
   await expect(fresh.locator('.navbar-sidebar')).not.toBeVisible();
 });

@@ -62,6 +62,25 @@ function collectHydrationMessages(page: Page): () => string[] {
   return () => messages;
 }
 
+/**
+ * Opens `path` and starts watching navigations: the returned check passes when every navigation
+ * since was client-side (the same document, no document request).
+ */
+async function openWatchingNavigations(page: Page, path: string): Promise<() => Promise<void>> {
+  const documents: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'document') documents.push(request.url());
+  });
+  await page.goto(path);
+  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  await page.evaluate(() => Object.assign(window, {__sameDocument: true}));
+  documents.length = 0;
+  return async () => {
+    expect(await page.evaluate(() => '__sameDocument' in window)).toBe(true);
+    expect(documents).toEqual([]);
+  };
+}
+
 for (const path of ['/', '/controllers', '/techniques/queues']) {
   test(`${path}: the article keeps the server's nodes and has no fibers; the shell hydrates`, async ({
     page,
@@ -214,16 +233,9 @@ test("the header's static parts work, and React renders them once the page chang
   page,
 }) => {
   const errors = collectPageErrors(page);
-  const documents: string[] = [];
-  page.on('request', (request) => {
-    if (request.resourceType() === 'document') documents.push(request.url());
-  });
   // Between 997 and 1,250 px the header's top links and icons are in "More".
   await page.setViewportSize({width: 1100, height: 800});
-  await page.goto('/controllers');
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-  await page.evaluate(() => Object.assign(window, {__sameDocument: true}));
-  documents.length = 0;
+  const onlyClientSide = await openWatchingNavigations(page, '/controllers');
   const more = page.locator('[data-static-part="more-menu"]');
   expect((await fiberCount(page, '[data-static-part="more-menu"]')).withFiber).toBe(0);
   // The adopted panel still opens and closes: its `hidden` is React's.
@@ -236,8 +248,7 @@ test("the header's static parts work, and React renders them once the page chang
   await more.getByRole('link', {name: 'Sponsor us'}).click();
   await expect(page).toHaveURL(/\/support$/);
   await expect(page.locator('h1')).toBeVisible();
-  expect(await page.evaluate(() => '__sameDocument' in window)).toBe(true);
-  expect(documents).toEqual([]);
+  await onlyClientSide();
   // On another page the header's parts are React's: "Sponsor us" is the active link.
   await page.setViewportSize({width: 1280, height: 800});
   const sponsor = page.locator('.navbar [data-static-part="navbar-item-Sponsor us"] a');
@@ -252,24 +263,14 @@ test('an in-article link navigates client-side; the next article is rendered by 
   page,
 }) => {
   const errors = collectPageErrors(page);
-  const documents: string[] = [];
-  page.on('request', (request) => {
-    if (request.resourceType() === 'document') documents.push(request.url());
-  });
-  await page.goto('/controllers');
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-  await page.evaluate(() => Object.assign(window, {__sameDocument: true}));
-  documents.length = 0;
+  const onlyClientSide = await openWatchingNavigations(page, '/controllers');
 
   const link = page.locator('[data-static-article] a[href="/modules"]').first();
   await link.scrollIntoViewIfNeeded();
   await link.click();
   await expect(page).toHaveURL(/\/modules$/);
   await expect(page.locator('article h1')).toHaveText('Modules');
-  expect(await page.evaluate(() => (window as {__sameDocument?: boolean}).__sameDocument)).toBe(
-    true,
-  );
-  expect(documents).toEqual([]);
+  await onlyClientSide();
   // Rendered by React this time: the article's elements are fibers.
   const next = await fiberCount(page, '[data-static-article]');
   expect(next.withFiber).toBe(next.elements);

@@ -75,27 +75,27 @@ export function delegateLinks(container: HTMLElement, history: History): () => v
     void window.docusaurus.preload(page);
   };
 
+  const prefetch = (link: HTMLAnchorElement) => {
+    const page = appPage(facts(link), origin, appPages());
+    if (page !== null) void window.docusaurus.prefetch(page);
+  };
   const observer =
     'IntersectionObserver' in window
       ? new IntersectionObserver((entries) => {
           for (const entry of entries) {
             if (!entry.isIntersecting && entry.intersectionRatio <= 0) continue;
             observer?.unobserve(entry.target);
-            const page = appPage(facts(entry.target as HTMLAnchorElement), origin, appPages());
-            if (page !== null) void window.docusaurus.prefetch(page);
+            prefetch(entry.target as HTMLAnchorElement);
           }
         })
       : null;
-  // Resolving every link here cost up to 47 ms per load on /controllers (CPU 4x), most of its
+  // Resolving every link here cost 31 ms per load on /controllers (CPU 4x, median), most of its
   // links being a sample's identifiers: a string test picks the links to watch, and a link is
-  // resolved when it shows.
+  // resolved when it shows (PERFORMANCE.md).
   for (const link of Array.from(container.querySelectorAll<HTMLAnchorElement>('a[href]'))) {
     if (!mayBeAppLink(link.getAttribute('href') ?? '')) continue;
     if (observer) observer.observe(link);
-    else {
-      const page = appPage(facts(link), origin, appPages());
-      if (page !== null) void window.docusaurus.prefetch(page);
-    }
+    else prefetch(link);
   }
 
   container.addEventListener('click', onClick);
