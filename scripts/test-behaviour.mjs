@@ -3,6 +3,8 @@
 // the pages' samples, against real servers from Debian's packages.
 //   npm run test:behaviour                       every page
 //   npm run test:behaviour -- tests/techniques/queues.test.ts   one page's tests
+//   npm run test:behaviour -- --list [abuse|failure] [files]   lists the claims (of
+//     one kind) by page without running them
 // It installs tools/behaviour's packages when they are missing, and fails
 // before running anything when a server binary is missing, naming the
 // apt-get line (a missing broker never skips its tests).
@@ -111,12 +113,45 @@ if (tsc.status !== 0) {
 }
 
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
-const result = spawnSync(
-  process.execPath,
-  [vitest, 'run', '--config', join(dir, 'vitest.config.mts'), ...process.argv.slice(2)],
-  {
+const config = ['--config', join(dir, 'vitest.config.mts')];
+const args = process.argv.slice(2);
+
+if (args[0] === '--list') {
+  // Collects the tests (the files are imported, nothing runs) and prints them by page and kind.
+  const kinds = ['abuse', 'failure', 'claim'];
+  const only = kinds.includes(args[1]) ? args[1] : null;
+  const rest = args.slice(only ? 2 : 1);
+  const out = join(dir, '.run', `list-${process.pid}.json`);
+  mkdirSync(dirname(out), {recursive: true});
+  const listed = spawnSync(process.execPath, [vitest, 'list', ...config, `--json=${out}`, ...rest], {
     cwd: dir,
-    stdio: 'inherit',
-  },
-);
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (listed.status !== 0 || !existsSync(out)) process.exit(listed.status ?? 1);
+  const tests = JSON.parse(readFileSync(out, 'utf8'));
+  rmSync(out, {force: true});
+  const {parseClaimName} = await import('../tools/behaviour/lib/claim-name.mjs');
+  /** @type {Map<string, string[]>} */
+  const byPage = new Map();
+  const counts = {claim: 0, abuse: 0, failure: 0};
+  for (const test of tests) {
+    const parsed = parseClaimName(test.name);
+    if (!parsed || (only && parsed.kind !== only)) continue;
+    counts[parsed.kind] += 1;
+    const lines = byPage.get(parsed.page) ?? [];
+    lines.push(`  ${parsed.kind.padEnd(7)} ${parsed.ref.slice(parsed.page.length)}  ${parsed.statement}`);
+    byPage.set(parsed.page, lines);
+  }
+  for (const [page, lines] of [...byPage].sort((a, b) => a[0].localeCompare(b[0])))
+    console.log(`${page}\n${lines.join('\n')}`);
+  console.log(
+    `\n${counts.claim + counts.abuse + counts.failure} claims listed (${counts.abuse} abuse cases, ${counts.failure} failure modes) on ${byPage.size} pages`,
+  );
+  process.exit(0);
+}
+
+const result = spawnSync(process.execPath, [vitest, 'run', ...config, ...args], {
+  cwd: dir,
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

@@ -1,12 +1,13 @@
 /**
- * Prints `N claims verified on P pages` after the run, and fails the run when
+ * Prints `N claims verified (A abuse cases, F failure modes) on P pages` after
+ * the run, with the same figures by section, and fails the run when
  * a fence marked `output=<id>` in docs/ was compared by no test (only when the
  * whole suite ran: a filtered run cannot know).
  */
 import {readdirSync, readFileSync, existsSync, rmSync} from 'node:fs';
 import {join, relative} from 'node:path';
 import type {Reporter, TestModule, Vitest} from 'vitest/node';
-import {claimSeparator} from './claim';
+import {parseClaimName, type ClaimKind} from './claim';
 import {verifiedOutputsDir} from './outputs';
 import {readPage, repoRoot} from './pages';
 
@@ -26,25 +27,27 @@ export default class ClaimReporter implements Reporter {
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    let passed = 0;
     let failed = 0;
+    const passedBy: Record<ClaimKind, number> = {claim: 0, abuse: 0, failure: 0};
     const pages = new Set<string>();
-    const claimsByPage = new Map<string, number>();
+    const claimsByPage = new Map<string, Record<ClaimKind, number>>();
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
-        const index = test.name.indexOf(claimSeparator);
-        if (index < 0) continue;
+        const parsed = parseClaimName(test.name);
+        if (!parsed) continue;
         const state = test.result().state;
         if (state === 'passed') {
-          passed += 1;
-          const page = test.name.slice(0, index).split('#')[0];
-          pages.add(page);
-          claimsByPage.set(page, (claimsByPage.get(page) ?? 0) + 1);
+          passedBy[parsed.kind] += 1;
+          pages.add(parsed.page);
+          const counts = claimsByPage.get(parsed.page) ?? {claim: 0, abuse: 0, failure: 0};
+          counts[parsed.kind] += 1;
+          claimsByPage.set(parsed.page, counts);
         } else if (state === 'failed') {
           failed += 1;
         }
       }
     }
+    const passed = passedBy.claim + passedBy.abuse + passedBy.failure;
     // A run narrowed to some files or names cannot tell which outputs went unchecked.
     const positional = process.argv
       .slice(2)
@@ -71,8 +74,8 @@ export default class ClaimReporter implements Reporter {
     }
     // By section of the site: the folder under docs/, with the top-level pages as "overview" (the
     // migration guide, also top level, on its own line).
-    const sections = new Map<string, {claims: number; pages: Set<string>}>();
-    for (const [page, count] of claimsByPage) {
+    const sections = new Map<string, {counts: Record<ClaimKind, number>; pages: Set<string>}>();
+    for (const [page, counts] of claimsByPage) {
       const parts = page.replace(/^docs\//, '').split('/');
       const section =
         parts.length > 1
@@ -80,22 +83,28 @@ export default class ClaimReporter implements Reporter {
           : /^migration-guide\./.test(parts[0])
             ? 'migration-guide'
             : 'overview';
-      const entry = sections.get(section) ?? {claims: 0, pages: new Set<string>()};
-      entry.claims += count;
+      const entry = sections.get(section) ?? {
+        counts: {claim: 0, abuse: 0, failure: 0},
+        pages: new Set<string>(),
+      };
+      for (const kind of Object.keys(counts) as ClaimKind[]) entry.counts[kind] += counts[kind];
       entry.pages.add(page);
       sections.set(section, entry);
     }
     if (sections.size > 1) {
-      console.log('\nClaims verified by section:');
-      for (const [section, {claims, pages: inSection}] of [...sections].sort((a, b) =>
+      console.log('\nClaims verified by section (all, of which abuse cases and failure modes):');
+      for (const [section, {counts, pages: inSection}] of [...sections].sort((a, b) =>
         a[0].localeCompare(b[0]),
       ))
         console.log(
-          `  ${section.padEnd(16)} ${String(claims).padStart(5)} claims on ${inSection.size} pages`,
+          `  ${section.padEnd(16)} ${String(counts.claim + counts.abuse + counts.failure).padStart(5)} claims` +
+            ` (${String(counts.abuse).padStart(3)} abuse, ${String(counts.failure).padStart(3)} failure)` +
+            ` on ${inSection.size} pages`,
         );
     }
     console.log(
-      `\n${passed} claims verified on ${pages.size} pages${failed ? ` (${failed} claims failed)` : ''}`,
+      `\n${passed} claims verified (${passedBy.abuse} abuse cases, ${passedBy.failure} failure modes)` +
+        ` on ${pages.size} pages${failed ? ` (${failed} claims failed)` : ''}`,
     );
     if (unchecked.length) {
       console.error(
