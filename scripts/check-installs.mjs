@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // @ts-check
 /*
- * Install commands that work in a NestJS 8.4.7 project. Every `npm i` /
- * `npm install` / `npm add` command in docs/ (in a code block or in inline
- * code) must name each package with a version range, and where the package is
+ * Install and start commands that give a NestJS 8.4.7 project today.
+ * - Every `npm i` / `npm install` / `npm add` command in docs/ (in a code
+ *   block or in inline code) must name each package with a version range, and where the package is
  * part of a pinned set (tools/samples, which the samples type-check against,
  * or tools/behaviour, which the behaviour suite runs), the range must admit
  * the pinned version. The pinned sets install with npm's normal peer rules
@@ -11,6 +11,13 @@
  * conflicts into a Nest 8 project. Readers broke production installing an
  * unpinned transport package (docs.nestjs.com #2521): npm resolves a bare name
  * to today's release, built for Nest 10 or 11.
+ * - Every `git clone` is followed, in the same code block, by a `git checkout`
+ *   of a commit (a starter's default branch moved to Nest 9, 10 and 11), or
+ *   names the commit through `degit owner/repo#<commit>`.
+ * - Every `npx <package>` names a version, unless it runs a binary the project
+ *   already has at a pinned version: one of the generated Nest 8 project's
+ *   devDependencies, or a package the same page installs with a range. A bare
+ *   `npx` of anything else fetches today's release.
  *
  *   node scripts/check-installs.mjs [files or folders]   (default docs/)
  */
@@ -156,6 +163,120 @@ export function checkInstalls(text, file, pinned) {
 }
 
 /**
+ * Binaries that a project made by `nest new` (@nestjs/schematics 8, its
+ * application template's package.json) has locally, by the package that
+ * provides them: `npx nest` runs the project's @nestjs/cli 8.
+ */
+export const projectBinaries = new Map([
+  ['nest', '@nestjs/cli'],
+  ['jest', 'jest'],
+  ['ts-node', 'ts-node'],
+  ['tsc', 'typescript'],
+  ['eslint', 'eslint'],
+  ['prettier', 'prettier'],
+  ['rimraf', 'rimraf'],
+]);
+
+/** Binaries whose name is not their package's, for packages a page installs itself. */
+const binaryPackages = new Map([['tsc', 'typescript']]);
+
+/**
+ * Lines of code blocks (with the block's index) and of inline code.
+ * @param {string} text
+ * @returns {{line: number, content: string, block: number | null}[]}
+ */
+function codeLines(text) {
+  /** @type {{line: number, content: string, block: number | null}[]} */
+  const lines = [];
+  let block = 0;
+  let inBlock = false;
+  text.split('\n').forEach((content, index) => {
+    if (/^\s*(`{3,}|~{3,})/.test(content)) {
+      inBlock = !inBlock;
+      if (inBlock) block += 1;
+      return;
+    }
+    if (inBlock) lines.push({line: index + 1, content, block});
+    else
+      for (const match of content.matchAll(/`([^`]+)`/g))
+        lines.push({line: index + 1, content: match[1], block: null});
+  });
+  return lines;
+}
+
+/**
+ * `git clone` and `npx` commands that do not pin what they fetch.
+ * @param {string} text
+ * @param {string} file
+ * @returns {string[]} `file:line: message`
+ */
+export function checkStartCommands(text, file) {
+  /** @type {string[]} */
+  const problems = [];
+  const lines = codeLines(text);
+  const installed = new Set(
+    installCommands(text).flatMap(({packages}) =>
+      packages.map(parseSpec).flatMap(({name, range}) => (range ? [name] : [])),
+    ),
+  );
+  for (const [i, {line, content, block}] of lines.entries()) {
+    for (const command of content.split(/\s*(?:&&|;|\|)\s*/)) {
+      const words = command
+        .trim()
+        .replace(/^\$\s*/, '')
+        .split(/\s+/);
+      if (words[0] === 'git' && words[1] === 'clone') {
+        const checkout =
+          block !== null &&
+          lines
+            .slice(i)
+            .some(
+              (later) =>
+                later.block === block && /\bgit checkout [0-9a-f]{7,40}\b/.test(later.content),
+            );
+        if (!checkout)
+          problems.push(
+            located(
+              file,
+              line,
+              `\`${command.trim()}\` clones today's default branch: add \`git checkout <commit>\` of the last Nest 8 commit in the same block`,
+            ),
+          );
+      }
+      if (words[0] === 'npx') {
+        const target = words.slice(1).find((word) => !word.startsWith('-'));
+        if (!target) continue;
+        const {name, range} = parseSpec(target);
+        if (name === 'degit' || /^degit$/.test(name)) {
+          const repo = words.slice(words.indexOf(target) + 1).find((w) => !w.startsWith('-'));
+          if (!range || !repo || !/#[0-9a-f]{7,40}$/.test(repo))
+            problems.push(
+              located(
+                file,
+                line,
+                `\`${command.trim()}\`: name degit's version and the commit to copy (degit@2 owner/repo#<commit>)`,
+              ),
+            );
+          continue;
+        }
+        if (range) continue;
+        const fromProject = projectBinaries.has(name);
+        const fromPage = installed.has(binaryPackages.get(name) ?? name);
+        if (!fromProject && !fromPage)
+          problems.push(
+            located(
+              file,
+              line,
+              `\`${command.trim()}\` fetches today's ${name}: name a version (npx ${name}@x), or install it on the page with a range first`,
+            ),
+          );
+      }
+    }
+  }
+  return problems;
+}
+
+/**
  * @param {readonly string[]} args
  * @returns {{problems: string[], commands: number}}
  */
@@ -171,6 +292,7 @@ export function checkDocs(args = []) {
     const text = readFileSync(file, 'utf8');
     commands += installCommands(text).length;
     problems.push(...checkInstalls(text, relative(root, file), pinned));
+    problems.push(...checkStartCommands(text, relative(root, file)));
   }
   return {problems, commands};
 }

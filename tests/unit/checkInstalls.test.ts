@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest';
 import {
   checkDocs,
   checkInstalls,
+  checkStartCommands,
   installCommands,
   parseSpec,
   pinnedVersions,
@@ -44,6 +45,45 @@ describe('check-installs', () => {
     ]);
   });
 
+  it('a git clone needs a checkout of a commit in the same block', () => {
+    const unpinned =
+      '```bash\ngit clone https://github.com/nestjs/typescript-starter.git project\ncd project\nnpm install\n```\n';
+    expect(checkStartCommands(unpinned, 'docs/p.md')).toEqual([
+      "docs/p.md:2: `git clone https://github.com/nestjs/typescript-starter.git project` clones today's default branch: add `git checkout <commit>` of the last Nest 8 commit in the same block",
+    ]);
+    const pinnedClone = unpinned.replace('cd project\n', 'cd project\ngit checkout 8380438\n');
+    expect(checkStartCommands(pinnedClone, 'docs/p.md')).toEqual([]);
+    // A checkout in another block does not pin this one; a branch name is not a commit.
+    expect(
+      checkStartCommands(`${unpinned}\n\`\`\`bash\ngit checkout 8380438\n\`\`\`\n`, 'docs/p.md'),
+    ).toHaveLength(1);
+    expect(
+      checkStartCommands(unpinned.replace('cd project\n', 'git checkout master\n'), 'docs/p.md'),
+    ).toHaveLength(1);
+  });
+
+  it('an npx command names a version unless the project or the page has the package pinned', () => {
+    const text = [
+      '```bash',
+      'npx @nestjs/cli@8 new app',
+      'npx nest generate module cats',
+      'npx serverless offline',
+      'npx typeorm migration:run',
+      'npx degit nestjs/typescript-starter app',
+      'npx degit@2 nestjs/typescript-starter#8380438 app',
+      '```',
+      'Or run `npx prisma init`.',
+    ].join('\n');
+    expect(checkStartCommands(text, 'docs/p.md')).toEqual([
+      "docs/p.md:4: `npx serverless offline` fetches today's serverless: name a version (npx serverless@x), or install it on the page with a range first",
+      "docs/p.md:5: `npx typeorm migration:run` fetches today's typeorm: name a version (npx typeorm@x), or install it on the page with a range first",
+      "docs/p.md:6: `npx degit nestjs/typescript-starter app`: name degit's version and the commit to copy (degit@2 owner/repo#<commit>)",
+      "docs/p.md:9: `npx prisma init` fetches today's prisma: name a version (npx prisma@x), or install it on the page with a range first",
+    ]);
+    const installing = `npm i typeorm@^0.2 prisma@3\n${text}`;
+    expect(checkStartCommands(installing, 'docs/p.md')).toHaveLength(2);
+  });
+
   it('knows the pinned sets, transitive packages and aliases included', () => {
     const versions = pinnedVersions();
     expect([...(versions.get('@nestjs/core') ?? [])]).toEqual(['8.4.7']);
@@ -51,7 +91,7 @@ describe('check-installs', () => {
     expect(versions.get('express')?.size).toBeGreaterThan(0);
   });
 
-  it('every install command in docs/ names Nest 8 versions', () => {
+  it('every install, clone and npx command in docs/ gives Nest 8', () => {
     const {problems, commands} = checkDocs();
     expect(commands).toBeGreaterThan(100);
     expect(problems).toEqual([]);
