@@ -383,8 +383,6 @@ claim(
   },
 );
 
-void Post;
-
 claim(
   `${page}#binding-guards`,
   `global guards (useGlobalGuards() or APP_GUARD) never reach a WebSocket gateway; a connected microservice gets them only with inheritAppConfig: true`,
@@ -403,5 +401,289 @@ claim(
       {error: {status: 'error', message: 'Forbidden resource'}},
       ['guard'],
     ]);
+  },
+);
+
+// Abuse cases and failure modes of the full RolesGuard (review 4): the page's guard, decorator and
+// AdminController, behind an authentication step that puts the caller named by the request on request.user.
+
+/** x-roles: comma-separated roles (an empty value is a user without roles); x-user: the whole user as JSON. */
+function authenticateOnce(req: any, res: unknown, next: () => void) {
+  if (req.headers['x-user'] !== undefined) {
+    req.user = JSON.parse(String(req.headers['x-user']));
+    next();
+  } else authenticate(req, res, next);
+}
+
+/** The page's final RolesGuard (optionally edited), bound as APP_GUARD, with the page's AdminController and any extra controllers. */
+async function rolesApp(
+  options: {lang?: 'ts' | 'js'; guardEdits?: [string, string][]; extra?: unknown[]} = {},
+) {
+  const set = pageSamples(page, {
+    lang: options.lang ?? 'ts',
+    pick: {'roles.guard': 2},
+    edit: options.guardEdits ? {'roles.guard': options.guardEdits} : undefined,
+  });
+  const {RolesGuard} = set.require('roles.guard');
+  const {AdminController} = set.require('admin.controller');
+  const {Roles} = set.require('roles.decorator');
+  const {base} = await start(
+    moduleOf(AdminController, [{provide: APP_GUARD, useClass: RolesGuard}]),
+    {setup: (app) => app.use(authenticateOnce)},
+  );
+  return {base, Roles, RolesGuard, set};
+}
+const asRoles = (roles: string) => ({headers: {'x-roles': roles}});
+const asUser = (user: unknown) => ({headers: {'x-user': JSON.stringify(user)}});
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#roles-on-the-controller-class`,
+    `@Roles('admin') on the controller refuses an anonymous caller with 403 (${lang})`,
+    async () => {
+      const {base} = await rolesApp({lang});
+      const anonymous = await call(base, 'GET', '/admin');
+      expect(anonymous.status).toBe(403);
+      expectOutput(page, 'forbidden-resource', anonymous.text);
+      expect((await call(base, 'GET', '/admin', asRoles('admin'))).json()).toEqual({
+        dashboard: true,
+      });
+    },
+  );
+
+  claim.abuse(
+    `${page}#roles-on-the-controller-class`,
+    `@Roles('admin') on the controller refuses a signed-in user who lacks the admin role (${lang})`,
+    async () => {
+      const {base} = await rolesApp({lang});
+      expect((await call(base, 'GET', '/admin', asRoles('user'))).status).toBe(403);
+      expect((await call(base, 'GET', '/admin', asRoles('user,editor'))).status).toBe(403);
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#roles-on-the-controller-class`,
+  `the handler's @Roles('superadmin') replaces the controller's tag: an admin is refused on /admin/billing, a superadmin gets in`,
+  async () => {
+    const {base} = await rolesApp();
+    expect((await call(base, 'GET', '/admin/billing', asRoles('admin'))).status).toBe(403);
+    expect((await call(base, 'GET', '/admin/billing', asRoles('superadmin'))).json()).toEqual({
+      billing: true,
+    });
+    // The precedence the page spells out: the superadmin is not an admin, so the dashboard stays closed to them.
+    expect((await call(base, 'GET', '/admin', asRoles('superadmin'))).status).toBe(403);
+  },
+);
+
+claim.abuse(
+  `${page}#roles-on-the-controller-class`,
+  `a @Roles('user') tag on a handler of an admin-only controller opens that handler to every user (the precedence works both ways)`,
+  async () => {
+    const set = samples(page, {pick: {'roles.guard': 2}});
+    const {RolesGuard} = set.require('roles.guard');
+    const {Roles} = set.require('roles.decorator');
+    @Controller('admin')
+    @Roles('admin')
+    class Loosened {
+      @Get('reports')
+      @Roles('user')
+      reports() {
+        return 'reports';
+      }
+    }
+    const {base} = await start(moduleOf(Loosened, [{provide: APP_GUARD, useClass: RolesGuard}]), {
+      setup: (app) => app.use(authenticateOnce),
+    });
+    expect((await call(base, 'GET', '/admin/reports', asRoles('user'))).text).toBe('reports');
+  },
+);
+
+claim.abuse(
+  `${page}#roles-on-the-controller-class`,
+  `a guard that reads only the handler with get() lets every caller, anonymous included, into the admin-only controller`,
+  async () => {
+    const {base} = await rolesApp({
+      guardEdits: [
+        [
+          `this.reflector.getAllAndOverride<string[]>('roles', [
+      context.getHandler(),
+      context.getClass(),
+    ]);`,
+          `this.reflector.get<string[]>('roles', context.getHandler());`,
+        ],
+      ],
+    });
+    expect((await call(base, 'GET', '/admin')).json()).toEqual({dashboard: true});
+    expect((await call(base, 'GET', '/admin', asRoles('user'))).json()).toEqual({dashboard: true});
+  },
+);
+
+const mergeEdit: [string, string] = [
+  `this.reflector.getAllAndOverride<string[]>('roles', [`,
+  `this.reflector.getAllAndMerge<string[]>('roles', [`,
+];
+
+claim.abuse(
+  `${page}#roles-on-the-controller-class`,
+  `with getAllAndMerge() in the guard, an admin reaches the superadmin-only billing handler (merging makes the check less strict)`,
+  async () => {
+    const {base} = await rolesApp({guardEdits: [mergeEdit]});
+    expect((await call(base, 'GET', '/admin/billing', asRoles('admin'))).json()).toEqual({
+      billing: true,
+    });
+  },
+);
+
+claim(
+  `${page}#roles-on-the-controller-class`,
+  `with getAllAndMerge() in the guard, a handler without any roles tag answers 403 to everybody, because the merge returns [] instead of undefined`,
+  async () => {
+    const {RolesGuard} = samples(page, {
+      pick: {'roles.guard': 2},
+      edit: {'roles.guard': [mergeEdit]},
+    }).require('roles.guard');
+    @Controller('cats')
+    class Untagged {
+      @Get()
+      findAll() {
+        return 'public';
+      }
+    }
+    const {base} = await start(moduleOf(Untagged, [{provide: APP_GUARD, useClass: RolesGuard}]), {
+      setup: (app) => app.use(authenticateOnce),
+    });
+    expect((await call(base, 'GET', '/cats')).status).toBe(403);
+    expect((await call(base, 'GET', '/cats', asRoles('admin,superadmin'))).status).toBe(403);
+  },
+);
+
+claim.abuse(
+  `${page}#putting-it-all-together`,
+  `a user whose roles is a string ('nonadmin', 'superadmin') is refused: no substring match`,
+  async () => {
+    const set = samples(page, {pick: {'roles.guard': 2}});
+    const {RolesGuard} = set.require('roles.guard');
+    const {Roles} = set.require('roles.decorator');
+    @Controller('cats')
+    class CatsController {
+      @Post()
+      @Roles('admin')
+      create() {
+        return 'created';
+      }
+    }
+    const {base} = await start(
+      moduleOf(CatsController, [{provide: APP_GUARD, useClass: RolesGuard}]),
+      {setup: (app) => app.use(authenticateOnce)},
+    );
+    for (const roles of ['nonadmin', 'superadmin', 'admin']) {
+      expect((await call(base, 'POST', '/cats', asUser({id: 9, roles}))).status, roles).toBe(403);
+    }
+    expect((await call(base, 'POST', '/cats', asUser({id: 9, roles: ['admin']}))).text).toBe(
+      'created',
+    );
+  },
+);
+
+claim.abuse(
+  `${page}#putting-it-all-together`,
+  `a user object without any roles property is refused`,
+  async () => {
+    const {base} = await rolesApp();
+    expect((await call(base, 'GET', '/admin', asUser({id: 9, firstName: 'Bob'}))).status).toBe(403);
+    expect((await call(base, 'GET', '/admin', asRoles(''))).status).toBe(403);
+  },
+);
+
+claim.abuse(
+  `${page}#putting-it-all-together`,
+  `an empty @Roles() tag refuses every caller, admins included (it fails closed)`,
+  async () => {
+    const set = samples(page, {pick: {'roles.guard': 2}});
+    const {RolesGuard} = set.require('roles.guard');
+    const {Roles} = set.require('roles.decorator');
+    @Controller('cats')
+    class Empty {
+      @Get()
+      @Roles()
+      findAll() {
+        return 'never';
+      }
+    }
+    const {base} = await start(moduleOf(Empty, [{provide: APP_GUARD, useClass: RolesGuard}]), {
+      setup: (app) => app.use(authenticateOnce),
+    });
+    expect((await call(base, 'GET', '/cats', asRoles('admin,superadmin,user'))).status).toBe(403);
+  },
+);
+
+for (const [how, body] of [
+  ['throws an Error', `throw new Error('user store unreachable');`],
+  ['returns a promise that rejects', `return Promise.reject(new Error('user store unreachable'));`],
+] as const) {
+  claim.failure(
+    `${page}#the-current-user`,
+    `when the guard's check ${how}, the request fails closed with the standard 500 and the handler never runs`,
+    async () => {
+      const set = pageSamples(page, {
+        files: {'validate-request': `export function validateRequest(request) { ${body} }`},
+      });
+      const {AuthGuard} = set.require('auth.guard');
+      let ran = 0;
+      @Controller('cats')
+      @UseGuards(AuthGuard)
+      class CatsController {
+        @Get()
+        findAll() {
+          ran += 1;
+          return [];
+        }
+      }
+      const {base} = await start([CatsController]);
+      const reply = await call(base, 'GET', '/cats', {headers: {'x-token': 'secret'}});
+      expect([reply.status, reply.json()]).toEqual([
+        500,
+        {statusCode: 500, message: 'Internal server error'},
+      ]);
+      expect(ran).toBe(0);
+    },
+  );
+}
+
+claim.failure(
+  `${page}#binding-guards`,
+  `useGlobalGuards(new RolesGuard()) with the full guard has no Reflector: every route answers 500; new RolesGuard(app.get(Reflector)) works`,
+  async () => {
+    const set = samples(page, {pick: {'roles.guard': 2}});
+    const {RolesGuard} = set.require('roles.guard');
+    const {AdminController} = set.require('admin.controller');
+    @Controller('cats')
+    class Open {
+      @Get()
+      findAll() {
+        return 'public';
+      }
+    }
+    const broken = await start(moduleOf(AdminController, []), {
+      setup: (app) => {
+        app.use(authenticateOnce);
+        app.useGlobalGuards(new RolesGuard());
+      },
+    });
+    for (const path of ['/admin', '/admin/billing']) {
+      const reply = await call(broken.base, 'GET', path, asRoles('admin,superadmin'));
+      expect([reply.status, reply.json()]).toEqual([
+        500,
+        {statusCode: 500, message: 'Internal server error'},
+      ]);
+    }
+    const fixed = await start(moduleOf(Open, []), {
+      setup: (app) => {
+        app.use(authenticateOnce);
+        app.useGlobalGuards(new RolesGuard(app.get(Reflector)));
+      },
+    });
+    expect((await call(fixed.base, 'GET', '/cats')).text).toBe('public');
   },
 );
