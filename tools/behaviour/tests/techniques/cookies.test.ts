@@ -1,8 +1,8 @@
-import {afterEach, expect} from 'vitest';
+import {afterAll, afterEach, beforeEach, expect} from 'vitest';
 import {claim, compileModule, fragment, listen, nest, samples} from '../../lib';
 import {bootMain} from './_boot';
 
-const {Module} = nest('@nestjs/common');
+const {Module, Controller, Get} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
 const {FastifyAdapter} = nest('@nestjs/platform-fastify');
 const cookieParser = nest('cookie-parser');
@@ -15,6 +15,14 @@ let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await close?.();
   close = undefined;
+});
+
+/** The page's main files read COOKIE_SECRET; the bench sets it to the test's secret unless a claim removes it. */
+beforeEach(() => {
+  process.env.COOKIE_SECRET = secret;
+});
+afterAll(() => {
+  delete process.env.COOKIE_SECRET;
 });
 
 function appModule(controller: unknown): unknown {
@@ -156,8 +164,8 @@ for (const lang of ['ts', 'js'] as const) {
       expect(await response.json()).toEqual({saved: true});
       const cookies = response.headers.get('set-cookie') ?? '';
       expect(cookies).toMatch(/theme=dark; Max-Age=604800; Path=\/; Expires=/);
-      // signed with the (first) secret, HttpOnly
-      expect(cookies).toContain(`userId=${encodeURIComponent(signed('42'))}; Path=/; HttpOnly`);
+      // signed with the (first) secret
+      expect(cookies).toContain(`userId=${encodeURIComponent(signed('42'))};`);
     },
   );
 }
@@ -330,10 +338,10 @@ for (const lang of ['ts', 'js'] as const) {
         () => fastifyWith(CatsController),
       ]) {
         const url = await base();
-        expect(await (await fetch(`${url}/cats`, {headers: {cookie: 'theme=dark'}})).text()).toBe(
-          'Your theme is dark',
-        );
-        expect(await (await fetch(`${url}/cats`)).text()).toBe('Your theme is light');
+        expect(
+          await (await fetch(`${url}/cats`, {headers: {cookie: 'theme=dark'}})).json(),
+        ).toEqual({theme: 'dark'});
+        expect(await (await fetch(`${url}/cats`)).json()).toEqual({theme: 'light'});
         await close?.();
         close = undefined;
       }
@@ -377,5 +385,168 @@ claim(
     );
     const response = await fetch(`${base}/cats`, {headers: {cookie: 'theme=dark%20blue'}});
     expect(await response.json()).toEqual({theme: 'DARK BLUE'});
+  },
+);
+
+// Abuse cases and failure modes.
+
+for (const under of ['use-with-express-default', 'use-with-fastify']) {
+  claim.failure(
+    `${page}#${under}`,
+    `without COOKIE_SECRET the page's main refuses to start (${under === 'use-with-fastify' ? 'Fastify' : 'Express'})`,
+    async () => {
+      delete process.env.COOKIE_SECRET;
+      const {CatsController} = samples(page, {pick: {'cats.controller': 1}}).require(
+        'cats.controller',
+      );
+      await expect(bootMain(page, appModule(CatsController), {under})).rejects.toThrow(
+        'COOKIE_SECRET is not set',
+      );
+    },
+  );
+}
+
+claim.failure(
+  `${page}#use-with-fastify`,
+  'what the check prevents: fastify-cookie without a secret signs with an empty key, so a cookie the client signed itself is valid',
+  async () => {
+    @Module({controllers: [unsignController()]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, new FastifyAdapter(), {logger: false});
+    await app.register(fastifyCookie, {});
+    close = () => app.close();
+    const base = await listen(app);
+    const forged = `userId=${encodeURIComponent(signature.sign('admin', ''))}`;
+    const me = await fetch(`${base}/me`, {headers: {cookie: forged}});
+    expect(me.status).toBe(200);
+    expect(await me.json()).toEqual({userId: 'admin'});
+    // The same forged cookie against the page's main, which has a secret: refused.
+    await close();
+    const withSecret = await bootMain(page, appModule(unsignController()), {
+      under: 'use-with-fastify',
+    });
+    close = () => withSecret.close();
+    const guarded = await listen(withSecret);
+    expect((await fetch(`${guarded}/me`, {headers: {cookie: forged}})).status).toBe(401);
+  },
+);
+
+claim.abuse(
+  `${page}#use-with-express-default`,
+  "a signature does not hide the value: the page's userId cookie carries 42 in plain text",
+  async () => {
+    const base = await expressApp('use-with-express-default');
+    const setCookie = (await fetch(`${base}/cats/preferences`)).headers.get('set-cookie') ?? '';
+    const raw = decodeURIComponent(/userId=([^;]+)/.exec(setCookie)![1]);
+    expect(raw.startsWith('s:42.')).toBe(true);
+  },
+);
+
+claim.abuse(
+  `${page}#use-with-express-default`,
+  'a signed cookie copied to another client is accepted there as the same user (no expiry, nothing to revoke)',
+  async () => {
+    const {CatsController: Reader} = samples(page, {pick: {'cats.controller': 1}}).require(
+      'cats.controller',
+    );
+    // Alice gets her cookie from the page's main and writer controller...
+    const base = await expressApp('use-with-express-default');
+    const alice = (await fetch(`${base}/cats/preferences`)).headers.get('set-cookie') ?? '';
+    const stolen = /userId=[^;]+/.exec(alice)![0];
+    const reader = await withParserAgain(Reader);
+    for (let i = 0; i < 3; i += 1) {
+      const response = await fetch(`${reader}/cats`, {headers: {cookie: stolen}});
+      expect(await response.json()).toEqual({userId: '42'});
+    }
+  },
+);
+
+/** A second app with the page's reader controller and cookieParser(secret), closed with the first. */
+async function withParserAgain(controller: unknown): Promise<string> {
+  @Module({controllers: [controller as any]})
+  class ReaderModule {}
+  const app = await NestFactory.create(ReaderModule, {logger: false});
+  app.use(cookieParser(secret));
+  const previous = close;
+  close = async () => {
+    await app.close();
+    await previous?.();
+  };
+  return listen(app);
+}
+
+claim.abuse(
+  `${page}#use-with-express-default`,
+  "an unsigned userId made up by the client stays out of signedCookies: the page's handler sees no userId",
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 1}}).require(
+      'cats.controller',
+    );
+    const base = await withParser(CatsController, cookieParser(secret));
+    const response = await fetch(`${base}/cats`, {headers: {cookie: 'userId=1; theme=dark'}});
+    expect(await response.json()).toEqual({theme: 'dark'});
+  },
+);
+
+claim.abuse(
+  `${page}#use-with-express-default`,
+  "the page's userId cookie is HttpOnly and SameSite=Lax (no Secure unless set); the theme cookie stays readable by scripts",
+  async () => {
+    const base = await expressApp('use-with-express-default');
+    const response = await fetch(`${base}/cats/preferences`);
+    const [theme, userId] = (response.headers.get('set-cookie') ?? '').split(/, (?=\w+=)/);
+    expect(userId).toMatch(/^userId=[^;]+; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(theme).not.toMatch(/HttpOnly|Secure/);
+  },
+);
+
+claim.abuse(
+  `${page}#creating-a-custom-decorator-cross-platform`,
+  "a client's j: cookie reaches @Cookies('theme') as an object on Express and as a string on Fastify",
+  async () => {
+    const {CatsController} = samples(page, {
+      under: 'creating-a-custom-decorator-cross-platform',
+    }).require('cats.controller');
+    const cookie = `theme=${encodeURIComponent('j:{"$gt":""}')}`;
+    const express = await withParser(CatsController, cookieParser(secret));
+    expect(await (await fetch(`${express}/cats`, {headers: {cookie}})).json()).toEqual({
+      theme: {$gt: ''},
+    });
+    await close?.();
+    const fastify = await fastifyWith(CatsController);
+    expect(await (await fetch(`${fastify}/cats`, {headers: {cookie}})).json()).toEqual({
+      theme: 'j:{"$gt":""}',
+    });
+  },
+);
+
+claim.abuse(
+  `${page}#creating-a-custom-decorator-cross-platform`,
+  'markup in the theme cookie comes back inside JSON, not as text/html (a string built from it would be HTML on Express)',
+  async () => {
+    const {CatsController} = samples(page, {
+      under: 'creating-a-custom-decorator-cross-platform',
+    }).require('cats.controller');
+    const base = await withParser(CatsController, cookieParser(secret));
+    const cookie = `theme=${encodeURIComponent('<script>alert(1)</script>')}`;
+    const response = await fetch(`${base}/cats`, {headers: {cookie}});
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({theme: '<script>alert(1)</script>'});
+    // What the object avoids: the same value in a returned string is sent as HTML.
+    const {Cookies} = samples(page, {under: 'creating-a-custom-decorator-cross-platform'}).require(
+      'cookies.decorator',
+    );
+    @Controller('greeting')
+    class GreetingController {
+      @Get()
+      greet(@Cookies('theme') theme: string) {
+        return `Your theme is ${theme}`;
+      }
+    }
+    await close?.();
+    const html = await withParser(GreetingController, cookieParser(secret));
+    const greeting = await fetch(`${html}/greeting`, {headers: {cookie}});
+    expect(greeting.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await greeting.text()).toBe('Your theme is <script>alert(1)</script>');
   },
 );
