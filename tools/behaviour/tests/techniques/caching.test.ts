@@ -1,7 +1,11 @@
+import {copyFileSync} from 'node:fs';
+import {join} from 'node:path';
 import {afterAll, afterEach, beforeAll, expect} from 'vitest';
 import {
+  applyEdits,
   claim,
   compileModule,
+  expectOutput,
   fragment,
   freePort,
   listen,
@@ -10,6 +14,7 @@ import {
   service,
   type Service,
 } from '../../lib';
+import {listeningScript, restartableRedis, startChild, type ChildApp} from './_child-app';
 
 const common = nest('@nestjs/common');
 const {Module, Controller, CacheModule, CacheInterceptor, CACHE_MANAGER, UseInterceptors} = common;
@@ -499,17 +504,179 @@ claim(
   },
 );
 
+/** The authentication chapter's JwtStrategy (request.user = { userId, username }) and a token per user. */
+let authenticationSet: ReturnType<typeof loadAuthentication> | undefined;
+const authentication = () => (authenticationSet ??= loadAuthentication());
+function loadAuthentication(): {
+  JwtStrategy: any;
+  secret: string;
+  token: (sub: number, username: string) => string;
+} {
+  const authPage = 'docs/security/authentication.md';
+  const constants = fragment(authPage, 'jwt-functionality', 'export const jwtConstants').value;
+  const {JwtStrategy} = samples(authPage, {
+    under: 'implementing-passport-jwt',
+    files: {'auth/constants': constants},
+  }).require('auth/jwt.strategy');
+  const {jwtConstants} = compileModule<any>(constants, 'constants');
+  const jwt = nest('jsonwebtoken');
+  return {
+    JwtStrategy,
+    secret: jwtConstants.secret,
+    token: (sub, username) =>
+      jwt.sign({sub, username}, jwtConstants.secret, {expiresIn: '60s'}) as string,
+  };
+}
+
+/** GET /profile as the authentication chapter writes it, and a public GET /news. */
+function profileController(): any {
+  return compileModule<any>(`
+import { Controller, Get, Request, UseGuards } from '@nestjs/common';
+import { AuthGuard } from '@nestjs/passport';
+export const calls = { news: 0 };
+@Controller()
+export class ProfileController {
+  @UseGuards(AuthGuard('jwt'))
+  @Get('profile')
+  getProfile(@Request() req) { return req.user; }
+
+  @Get('news')
+  news() { calls.news += 1; return { edition: calls.news }; }
+}
+`);
+}
+
+async function startWithAuth(CacheRoot: unknown) {
+  const {JwtStrategy, token, secret} = authentication();
+  const {ProfileController, calls} = profileController();
+  const {PassportModule} = nest('@nestjs/passport');
+  @Module({
+    imports: [CacheRoot, PassportModule],
+    controllers: [ProfileController],
+    providers: [JwtStrategy],
+  })
+  class AppModule {}
+  const {base, app} = await start(AppModule);
+  const profile = async (bearer?: string) => {
+    const response = await fetch(`${base}/profile`, {
+      headers: bearer ? {authorization: `Bearer ${bearer}`} : {},
+    });
+    return {status: response.status, body: await response.json()};
+  };
+  return {base, app, calls, profile, secret, alice: token(1, 'alice'), bob: token(2, 'bob')};
+}
+
+claim.abuse(
+  `${page}#global-cache`,
+  "with the global CacheInterceptor, bob's GET /profile with his own token answers alice's cached profile",
+  async () => {
+    const {AppModule: CacheRoot} = samples(page, {under: 'global-cache'}).require('app.module');
+    const {profile, alice, bob} = await startWithAuth(CacheRoot);
+    expect(await profile(alice)).toEqual({status: 200, body: {userId: 1, username: 'alice'}});
+    const answer = await profile(bob);
+    expect(answer.status).toBe(200);
+    expectOutput(page, 'global-cache-other-user', answer.body);
+  },
+);
+
+claim.abuse(
+  `${page}#global-cache`,
+  'guards still run before the global CacheInterceptor: no token, a forged token or an expired one get 401, not the cached profile',
+  async () => {
+    const {AppModule: CacheRoot} = samples(page, {under: 'global-cache'}).require('app.module');
+    const {profile, alice, secret} = await startWithAuth(CacheRoot);
+    expect((await profile(alice)).status).toBe(200);
+    const jwt = nest('jsonwebtoken');
+    const forged = jwt.sign({sub: 1, username: 'alice'}, 'not-the-secret');
+    const expired = jwt.sign(
+      {sub: 1, username: 'alice', exp: Math.floor(Date.now() / 1000) - 10},
+      secret,
+    );
+    for (const bearer of [undefined, forged, expired, ''])
+      expect(await profile(bearer)).toEqual({
+        status: 401,
+        body: {statusCode: 401, message: 'Unauthorized'},
+      });
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#adjust-tracking`,
+    `with the page's HttpCacheInterceptor and the authentication chapter's JwtStrategy, alice and bob each get their own cached profile (${lang})`,
+    async () => {
+      const set = samples(page, {under: 'adjust-tracking', lang});
+      const {AppModule: CacheRoot} = samples(page, {under: 'adjust-tracking'}).require(
+        'app.module',
+      );
+      // The global registration of the page, with the interceptor of the language under test.
+      const {HttpCacheInterceptor} = set.require('http-cache.interceptor');
+      const {APP_INTERCEPTOR} = nest('@nestjs/core');
+      @Module({
+        imports: [CacheModule.register()],
+        providers: [{provide: APP_INTERCEPTOR, useClass: HttpCacheInterceptor}],
+      })
+      class LangRoot {}
+      const {app, profile, alice, bob} = await startWithAuth(lang === 'ts' ? CacheRoot : LangRoot);
+      for (let i = 0; i < 2; i++) {
+        expect(await profile(alice)).toEqual({status: 200, body: {userId: 1, username: 'alice'}});
+        expect(await profile(bob)).toEqual({status: 200, body: {userId: 2, username: 'bob'}});
+      }
+      expect(Object.keys(await ttls(app.get(CACHE_MANAGER))).sort()).toEqual([
+        'user:1:/profile',
+        'user:2:/profile',
+      ]);
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#adjust-tracking`,
+  'requests without a user are not cached: an anonymous GET of a public route runs the handler every time and writes no entry',
+  async () => {
+    const {AppModule: CacheRoot} = samples(page, {under: 'adjust-tracking'}).require('app.module');
+    const {base, app, calls} = await startWithAuth(CacheRoot);
+    expect(await (await fetch(`${base}/news`)).json()).toEqual({edition: 1});
+    expect(await (await fetch(`${base}/news`)).json()).toEqual({edition: 2});
+    expect(calls.news).toBe(2);
+    expect(await ttls(app.get(CACHE_MANAGER))).toEqual({});
+  },
+);
+
+claim.abuse(
+  `${page}#adjust-tracking`,
+  "a key built from a property the auth layer does not set (request.user.id) is the same for every user: bob gets alice's profile",
+  async () => {
+    const source = samples(page, {under: 'adjust-tracking'}).sources.get('http-cache.interceptor')!;
+    const wrong = applyEdits('http-cache.interceptor', source, [
+      ['request.user.userId', 'request.user.id'],
+      [
+        "if (request.method !== 'GET' || userId === undefined || userId === null) {",
+        "if (request.method !== 'GET') {",
+      ],
+    ]);
+    const {HttpCacheInterceptor} = compileModule<any>(wrong, 'http-cache.interceptor');
+    const {APP_INTERCEPTOR} = nest('@nestjs/core');
+    @Module({
+      imports: [CacheModule.register()],
+      providers: [{provide: APP_INTERCEPTOR, useClass: HttpCacheInterceptor}],
+    })
+    class WrongRoot {}
+    const {profile, alice, bob} = await startWithAuth(WrongRoot);
+    await profile(alice);
+    expect(await profile(bob)).toEqual({status: 200, body: {userId: 1, username: 'alice'}});
+  },
+);
+
 claim(
   `${page}#adjust-tracking`,
-  'a trackBy() override keys the cache per user and skips non-GET requests',
+  'the HttpCacheInterceptor skips non-GET requests, even for a signed-in user',
   async () => {
-    const set = samples(page, {under: 'adjust-tracking'});
-    const {AppModule: CacheRoot} = set.require('app.module');
+    const {AppModule: CacheRoot} = samples(page, {under: 'adjust-tracking'}).require('app.module');
     const {CatsController} = compileModule<any>(`
-import { Controller, Get, Post, Req } from '@nestjs/common';
+import { Controller, Post } from '@nestjs/common';
 @Controller('cats')
 export class CatsController {
-  @Get() mine(@Req() req: any) { return { user: req.user?.id ?? null }; }
   @Post() create() { return {}; }
 }
 `);
@@ -517,78 +684,232 @@ export class CatsController {
     class AppModule {}
     const app = await NestFactory.create(AppModule, {logger: false});
     app.use((req: any, _res: unknown, next: () => void) => {
-      if (req.headers['x-user']) req.user = {id: req.headers['x-user']};
+      req.user = {userId: 7, username: 'carol'};
       next();
     });
     close = () => app.close();
     const base = await listen(app);
-    await fetch(`${base}/cats`, {headers: {'x-user': '42'}});
-    await fetch(`${base}/cats`);
-    await fetch(`${base}/cats`, {method: 'POST'});
-    expect(Object.keys(await ttls(app.get(CACHE_MANAGER))).sort()).toEqual([
-      '42:/cats',
-      'anonymous:/cats',
-    ]);
+    expect((await fetch(`${base}/cats`, {method: 'POST'})).status).toBe(201);
+    expect(await ttls(app.get(CACHE_MANAGER))).toEqual({});
   },
 );
 
+/** A cached controller for the Redis claims: a lookup that finds nothing (undefined or null) and a counter. */
+const cachedController = `
+const { __decorate, __param } = require('tslib');
+const { CacheInterceptor, Controller, Get, Query, UseInterceptors } = require('@nestjs/common');
+let count = 0;
+let AppController = class AppController {
+  find(id) { return id === 'null' ? null : id === 'known' ? { id } : undefined; }
+  count() { count += 1; return { count }; }
+};
+__decorate([Get('find'), __param(0, Query('id'))], AppController.prototype, 'find', null);
+__decorate([Get('count')], AppController.prototype, 'count', null);
+AppController = __decorate([Controller(), UseInterceptors(CacheInterceptor)], AppController);
+exports.AppController = AppController;
+`;
+
+/** The page's Redis app.module and safeRedisStore (TS or JS halves), on a Redis at `port`. */
+function redisSet(port: number, lang: 'ts' | 'js' = 'ts', extra: [string, string][] = []) {
+  const set = samples(page, {
+    under: 'different-stores',
+    edit: {
+      'app.module': [
+        ["host: 'localhost'", "host: '127.0.0.1'"],
+        ['port: 6379', `port: ${port}`],
+        ...extra,
+      ],
+    },
+    files: {'app.controller': cachedController},
+  });
+  if (lang === 'js') {
+    // The page shows app.module in TypeScript only: the JavaScript half of the store replaces the TS one.
+    const js = samples(page, {under: 'different-stores', lang: 'js'});
+    copyFileSync(join(js.dir, 'redis-cache.store.js'), join(set.dir, 'redis-cache.store.js'));
+  }
+  return set;
+}
+
+/** The registration the page warns about: cache-manager-redis-store as it is, without the wrapper. */
+const bare: [string, string][] = [
+  ['store: safeRedisStore,', 'store: redisStore,'],
+  ['      enable_offline_queue: false,\n', ''],
+  [
+    "import { safeRedisStore } from './redis-cache.store';",
+    "import * as redisStore from 'cache-manager-redis-store';",
+  ],
+];
+
+const get = async (url: string) => {
+  const response = await fetch(url, {signal: AbortSignal.timeout(3000)});
+  const text = await response.text();
+  return {status: response.status, body: text ? JSON.parse(text) : null};
+};
+
 claim(
   `${page}#different-stores`,
-  'with cache-manager-redis-store the interceptor and CACHE_MANAGER work against Redis (values stored as JSON)',
+  'with safeRedisStore the interceptor and CACHE_MANAGER work against Redis (values stored as JSON, a Date comes back as a string)',
   async () => {
-    const {AppModule: RedisCacheModule} = samples(page, {
-      under: 'different-stores',
-      edit: {
-        'app.module': [
-          ["host: 'localhost'", "host: '127.0.0.1'"],
-          ['port: 6379', `port: ${redis.port}`],
-        ],
-      },
-      files: {
-        'app.controller':
-          "import { Controller } from '@nestjs/common';\n@Controller()\nexport class AppController {}\n",
-      },
-    }).require('app.module');
-    const {CatsController, calls} = counting();
-    const redisStore = nest('cache-manager-redis-store');
-    @Module({
-      imports: [CacheModule.register({store: redisStore, host: '127.0.0.1', port: redis.port})],
-      controllers: [CatsController],
-    })
-    class RedisApp {}
-    const {base, app} = await start(RedisApp);
-    await fetch(`${base}/cats/breeds`);
-    expect(await (await fetch(`${base}/cats/breeds`)).json()).toEqual({call: 1});
-    expect(calls.breeds).toBe(1);
+    const set = redisSet(redis.port);
+    const {AppModule} = set.require('app.module');
+    const {base, app} = await start(AppModule);
+    const cache = app.get(CACHE_MANAGER);
+    const client = cache.store.getClient();
+    await until(() => client.ready);
+    expect(await get(`${base}/count`)).toEqual({status: 200, body: {count: 1}});
+    expect(await get(`${base}/count`)).toEqual({status: 200, body: {count: 1}});
     const raw = redisClient.createClient({host: '127.0.0.1', port: redis.port});
     const stored = await new Promise<string>((resolve, reject) =>
-      raw.get('/cats/breeds', (error: Error | null, value: string) =>
+      raw.get('/count', (error: Error | null, value: string) =>
         error ? reject(error) : resolve(value),
       ),
     );
     const ttl = await new Promise<number>((resolve, reject) =>
-      raw.ttl('/cats/breeds', (error: Error | null, value: number) =>
+      raw.ttl('/count', (error: Error | null, value: number) =>
         error ? reject(error) : resolve(value),
       ),
     );
     raw.quit();
-    expect(JSON.parse(stored)).toEqual({call: 1});
+    expect(JSON.parse(stored)).toEqual({count: 1});
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(5);
-    // A Date survives the memory store but comes back from Redis as a string.
-    const cache = app.get(CACHE_MANAGER);
     await cache.set('when', new Date(0));
     expect(await cache.get('when')).toBe('1970-01-01T00:00:00.000Z');
-    const redisCache = cache.store.getClient();
-    await new Promise((resolve) => redisCache.quit(resolve));
-    // the sample module itself compiles and starts against this Redis
-    const sampleApp = await NestFactory.createApplicationContext(RedisCacheModule, {logger: false});
-    const sampleCache = sampleApp.get(CACHE_MANAGER);
-    await sampleCache.set('ping', 'pong');
-    expect(await sampleCache.get('ping')).toBe('pong');
-    await new Promise((resolve) => sampleCache.store.getClient().quit(resolve));
-    await sampleApp.close();
+    await new Promise((resolve) => client.quit(resolve));
   },
+);
+
+/** The set's app.module started in a child process (what ends it must not end the test worker). */
+async function childApp(set: {dir: string}, env: Record<string, string> = {}) {
+  const child = startChild(set.dir, 'main.js', listeningScript('app.module.js'), env);
+  children.push(child);
+  const [, base] = await child.waitFor(/READY (\S+)/);
+  return {child, base};
+}
+const children: ChildApp[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) await child.stop('SIGKILL');
+});
+
+claim.failure(
+  `${page}#different-stores`,
+  'with the bare cache-manager-redis-store, a cached GET handler that returns undefined answers 200 and then the process exits ("undefined" is not a cacheable value)',
+  async () => {
+    const {child, base} = await childApp(redisSet(redis.port, 'ts', bare));
+    expect((await get(`${base}/find?id=missing`)).status).toBe(200);
+    expect(await child.exited()).toEqual({code: 1, signal: null});
+    expect(child.output()).toContain('"undefined" is not a cacheable value');
+  },
+);
+
+claim.failure(
+  `${page}#different-stores`,
+  "with the bare cache-manager-redis-store, Redis going away ends the process (Unhandled 'error' event)",
+  async () => {
+    const restartable = await restartableRedis();
+    await restartable.start();
+    try {
+      const {child, base} = await childApp(redisSet(restartable.port, 'ts', bare));
+      expect(await get(`${base}/count`)).toEqual({status: 200, body: {count: 1}});
+      await restartable.stop();
+      expect(await child.exited()).toEqual({code: 1, signal: null});
+      expect(child.output()).toContain("Unhandled 'error' event");
+      expect(child.output()).toContain('ECONNREFUSED');
+    } finally {
+      await restartable.stop();
+    }
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.failure(
+    `${page}#different-stores`,
+    `with safeRedisStore, cached handlers that return undefined or null answer 200 every time and the process stays up (${lang})`,
+    async () => {
+      const {child, base} = await childApp(redisSet(redis.port, lang));
+      for (const id of ['missing', 'null', 'missing', 'null']) {
+        const answer = await get(`${base}/find?id=${id}`);
+        expect(answer.status).toBe(200);
+      }
+      expect(await get(`${base}/find?id=known`)).toEqual({status: 200, body: {id: 'known'}});
+      expect(await child.exited(500)).toBeNull();
+      expect(child.alive()).toBe(true);
+    },
+  );
+}
+
+claim.failure(
+  `${page}#different-stores`,
+  'with safeRedisStore and Redis restarted while the app runs: the process stays up, requests are answered uncached at once during the outage, and caching resumes when Redis is back',
+  async () => {
+    const restartable = await restartableRedis();
+    await restartable.start();
+    try {
+      const {child, base} = await childApp(redisSet(restartable.port));
+      expect((await get(`${base}/count`)).body).toEqual({count: 1});
+      expect((await get(`${base}/count`)).body).toEqual({count: 1});
+      await restartable.stop();
+      await child.waitFor(/WARN.*RedisCache.*ECONNREFUSED/);
+      const started = Date.now();
+      expect((await get(`${base}/count`)).body).toEqual({count: 2});
+      expect((await get(`${base}/count`)).body).toEqual({count: 3});
+      expect(Date.now() - started).toBeLessThan(1000);
+      await restartable.start();
+      // The client reconnects by itself: soon two requests in a row get the same (cached) answer.
+      await until(async () => {
+        const first = (await get(`${base}/count`)).body.count;
+        return (await get(`${base}/count`)).body.count === first;
+      }, 8000);
+      expect(child.alive()).toBe(true);
+    } finally {
+      await restartable.stop();
+    }
+  },
+  30_000,
+);
+
+claim.failure(
+  `${page}#different-stores`,
+  'with safeRedisStore and Redis down at start, the app starts and answers cached routes uncached, without waiting',
+  async () => {
+    const restartable = await restartableRedis();
+    const {child, base} = await childApp(redisSet(restartable.port));
+    const started = Date.now();
+    expect((await get(`${base}/count`)).body).toEqual({count: 1});
+    expect((await get(`${base}/count`)).body).toEqual({count: 2});
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(child.alive()).toBe(true);
+  },
+);
+
+claim.failure(
+  `${page}#different-stores`,
+  'without enable_offline_queue: false, a request to a cached route waits while Redis is down, and is answered only once Redis is back',
+  async () => {
+    const restartable = await restartableRedis();
+    try {
+      const {base} = await childApp(
+        redisSet(restartable.port, 'ts', [['      enable_offline_queue: false,\n', '']]),
+      );
+      const waiting = fetch(`${base}/count`).then(async (response) => ({
+        at: Date.now(),
+        body: await response.json(),
+      }));
+      const outcome = await Promise.race([
+        waiting,
+        new Promise((done) => setTimeout(() => done('still waiting'), 1500)),
+      ]);
+      expect(outcome).toBe('still waiting');
+      const back = Date.now();
+      await restartable.start();
+      const answered = await waiting;
+      expect(answered.body).toEqual({count: 1});
+      expect(answered.at).toBeGreaterThanOrEqual(back);
+    } finally {
+      await restartable.stop();
+    }
+  },
+  20_000,
 );
 
 claim(
@@ -631,5 +952,48 @@ claim(
       expect((await ttls(cache)).k).toBe(expected);
       await app.close();
     }
+  },
+);
+
+claim.failure(
+  `${page}#async-configuration`,
+  "CACHE_TTL missing, empty or not a number: with get<number>() alone the entries never expire; the page's Number(...) || 5 keeps 5 s (and '60' gives 60 s)",
+  async () => {
+    const factory = fragment(page, 'async-configuration', "configService.get('CACHE_TTL')").value;
+    const {ConfigModule} = nest('@nestjs/config');
+    const registration = (source: string) =>
+      compileModule<any>(`
+import { CacheModule } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+export const registration = ${source.trim().replace(/;$/, '')};
+`).registration;
+    const withoutConversion = factory.replace(
+      "Number(configService.get('CACHE_TTL')) || 5",
+      "configService.get<number>('CACHE_TTL')",
+    );
+    expect(withoutConversion).not.toBe(factory);
+    const ttlOf = async (source: string, value: string | undefined) => {
+      const previous = process.env.CACHE_TTL;
+      if (value === undefined) delete process.env.CACHE_TTL;
+      else process.env.CACHE_TTL = value;
+      try {
+        @Module({imports: [ConfigModule.forRoot({ignoreEnvFile: true}), registration(source)]})
+        class AppModule {}
+        const app = await NestFactory.createApplicationContext(AppModule, {logger: false});
+        const cache = app.get(CACHE_MANAGER);
+        await cache.set('k', 1);
+        const ttl = (await ttls(cache)).k;
+        await app.close();
+        return ttl;
+      } finally {
+        if (previous === undefined) delete process.env.CACHE_TTL;
+        else process.env.CACHE_TTL = previous;
+      }
+    };
+    for (const value of [undefined, '', 'abc']) {
+      expect(await ttlOf(withoutConversion, value), `get<number>() with ${value}`).toBeFalsy();
+      expect(await ttlOf(factory, value), `the page's factory with ${value}`).toBe(5000);
+    }
+    expect(await ttlOf(factory, '60')).toBe(60_000);
   },
 );
