@@ -1,5 +1,5 @@
 /** Small helpers for the microservices pages' tests: a TCP microservice and its client on a free port. */
-import {nest, freePort, memoryLogger} from '../../lib';
+import {nest, freePort, memoryLogger, repoRoot} from '../../lib';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Transport, ClientProxyFactory} = nest('@nestjs/microservices');
@@ -51,4 +51,78 @@ export function captureConsole(): {lines: string[]; restore: () => void} {
     lines.push(format(...args));
   };
   return {lines, restore: () => (console.log = original)};
+}
+
+/**
+ * A Node process running `source` (CommonJS, the suite's packages on NODE_PATH), for what would end the
+ * test worker: unhandled rejections, uncaught exceptions, process.exit. `out` collects stdout and stderr.
+ */
+export interface NodeChild {
+  child: import('node:child_process').ChildProcess;
+  /** stdout and stderr, interleaved as they arrived. */
+  readonly out: string;
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  exited: Promise<number | null>;
+  /** Resolves once `out` contains `text`; rejects when the process exits first or after `ms`. */
+  waitFor(text: string, ms?: number): Promise<void>;
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function nodeChild(
+  source: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): NodeChild {
+  const {spawn} = require('node:child_process') as typeof import('node:child_process');
+  const {mkdtempSync, writeFileSync, rmSync} = require('node:fs') as typeof import('node:fs');
+  const {tmpdir} = require('node:os') as typeof import('node:os');
+  const {join} = require('node:path') as typeof import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'behaviour-ms-child-'));
+  const script = join(dir, 'child.js');
+  writeFileSync(script, source);
+  const child = spawn(process.execPath, [script, ...args], {
+    env: {...process.env, NODE_PATH: join(repoRoot, 'tools', 'behaviour', 'node_modules'), ...env},
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const keep = (chunk: Buffer) => (out += chunk.toString());
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      rmSync(dir, {recursive: true, force: true});
+      resolve(code);
+    }),
+  );
+  const handle: NodeChild = {
+    child,
+    get out() {
+      return out;
+    },
+    get code() {
+      return child.exitCode;
+    },
+    get signal() {
+      return child.signalCode as NodeJS.Signals | null;
+    },
+    exited,
+    async waitFor(text, ms = 15_000) {
+      const started = Date.now();
+      while (!out.includes(text)) {
+        if (child.exitCode !== null || child.signalCode !== null) {
+          throw new Error(
+            `child exited (${child.exitCode ?? child.signalCode}) before "${text}":\n${out}`,
+          );
+        }
+        if (Date.now() - started > ms) throw new Error(`no "${text}" within ${ms} ms:\n${out}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  return handle;
 }

@@ -11,7 +11,9 @@ import {
   memoryLogger,
   freePort,
   listen,
+  expectOutput,
 } from '../../lib';
+import {nodeChild} from './_support';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -216,20 +218,21 @@ export class Slow { @GrpcMethod('HeroesService', 'FindOne') async findOne(data: 
 
 claim(
   `${page}#errors-and-status-codes`,
-  'RpcException({ code, message }) arrives as that code with the message as details; a string as UNKNOWN with the string; other errors as UNKNOWN Internal server error',
+  "the page's FindOne answers an unknown id with NOT_FOUND (5) and its message; an RpcException from a string arrives as UNKNOWN with the string; other errors as UNKNOWN Internal server error",
   async () => {
     const notFound = fragment(page, 'errors-and-status-codes', 'status.NOT_FOUND').value;
+    const {HeroesController} = samples(page, {under: 'serving-a-service', files: {}}).require(
+      'heroes.controller',
+    );
+    expect(samples(page, {under: 'serving-a-service'}).sources.get('heroes.controller')).toContain(
+      notFound.trim(),
+    );
     const {Failing} = compileModule(
       `
 import { Controller } from '@nestjs/common';
-import { GrpcMethod, GrpcStreamMethod, RpcException } from '@nestjs/microservices';
-${notFound.replace(/@GrpcMethod[\s\S]*$/, '')}
-interface HeroById { id: number }
-interface Hero { id: number; name: string }
+import { GrpcMethod, RpcException } from '@nestjs/microservices';
 @Controller()
 export class Failing {
-  private readonly heroes: Hero[] = [{ id: 1, name: 'Ada' }];
-  ${notFound.slice(notFound.indexOf('@GrpcMethod'))}
   @GrpcMethod('HeroesService', 'ListHeroes') listHeroes(req: { limit: number }) {
     if (req.limit === 1) throw new RpcException('plain string');
     throw new Error('secret detail');
@@ -238,7 +241,7 @@ export class Failing {
 `,
       'grpc-failing',
     );
-    const {app, url} = await server([Failing]);
+    const {app, url} = await server([HeroesController, Failing]);
     const {ctx, raw} = await heroesClient(url);
     try {
       const missing: any = await lastValueFrom(raw.findOne({id: 7})).catch((e: unknown) => e);
@@ -545,6 +548,398 @@ export class Power { @GrpcMethod('PowerService', 'Echo') echo(data: unknown) { (
       expect(seen).toEqual([{powerLevel: 9}, {power_level: 9, name: ''}]);
     } finally {
       rmSync(protoDir, {recursive: true, force: true});
+    }
+  },
+);
+
+/** `code details` of the error a gRPC observable failed with. */
+const failure = (observable: any): Promise<string> =>
+  lastValueFrom(observable).then(
+    (value: unknown) => `no error: ${JSON.stringify(value)}`,
+    (error: any) => `${error.code} ${error.details}`,
+  );
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#serving-a-service`,
+    `a caller asking the page's FindOne for an id that does not exist gets NOT_FOUND (5) with the page's message, not INTERNAL (${lang})`,
+    async () => {
+      const {HeroesController} = samples(page, {
+        lang,
+        under: 'serving-a-service',
+        files: jsOnly(lang, 'interfaces/hero.interface'),
+      }).require('heroes.controller');
+      const {app, url} = await server([HeroesController]);
+      const {ctx, raw} = await heroesClient(url);
+      try {
+        expect(await failure(raw.findOne({id: 5}))).toBe('5 Hero 5 does not exist');
+        // A request without the field: proto-loader leaves it undefined (no `defaults` option).
+        expect(await failure(raw.findOne({}))).toBe('5 Hero undefined does not exist');
+      } finally {
+        await ctx.close();
+        await app.close();
+      }
+    },
+  );
+}
+
+claim.failure(
+  `${page}#serving-a-service`,
+  "a unary handler returning undefined or null gives INTERNAL (13) with the server's JavaScript error; an empty observable answers nothing until the deadline (4)",
+  async () => {
+    const {Careless} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { GrpcMethod } from '@nestjs/microservices';
+import { EMPTY } from 'rxjs';
+@Controller()
+export class Careless {
+  @GrpcMethod('HeroesService', 'FindOne') findOne(data: { id: number }) {
+    if (data.id === 1) return undefined;
+    if (data.id === 2) return null;
+    return EMPTY;
+  }
+}
+`,
+      'grpc-careless',
+    );
+    const {app, url} = await server([Careless]);
+    const {ctx, raw} = await heroesClient(url);
+    try {
+      const undefinedReply = await failure(raw.findOne({id: 1}));
+      expectOutput(
+        page,
+        'grpc-undefined-response',
+        undefinedReply.replace(/^13 /, '13 INTERNAL: '),
+      );
+      expect(await failure(raw.findOne({id: 2}))).toBe(
+        "13 Cannot read properties of null (reading 'id')",
+      );
+      const started = Date.now();
+      expect(
+        await failure(raw.findOne({id: 3}, new grpc.Metadata(), {deadline: Date.now() + 300})),
+      ).toBe('4 Deadline exceeded');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+    } finally {
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
+
+/** A gRPC microservice in a child process, with one @GrpcStreamMethod CountHeroes handler (`body`). */
+function countHeroesChild(body: string, port: number) {
+  return nodeChild(
+    `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module, Controller } = require('@nestjs/common');
+const { Transport, GrpcStreamMethod, GrpcMethod, RpcException } = require('@nestjs/microservices');
+const { status } = require('@grpc/grpc-js');
+const { count, map, tap, filter } = require('rxjs/operators');
+class Heroes {
+  countHeroes(data$) { ${body} }
+  findOne(data) { return { id: data.id, name: 'Ada' }; }
+}
+GrpcStreamMethod('HeroesService', 'CountHeroes')(Heroes.prototype, 'countHeroes', Object.getOwnPropertyDescriptor(Heroes.prototype, 'countHeroes'));
+GrpcMethod('HeroesService', 'FindOne')(Heroes.prototype, 'findOne', Object.getOwnPropertyDescriptor(Heroes.prototype, 'findOne'));
+Controller()(Heroes);
+class AppModule {}
+Module({ controllers: [Heroes] })(AppModule);
+(async () => {
+  const app = await NestFactory.createMicroservice(AppModule, { transport: Transport.GRPC, logger: false,
+    options: { package: 'hero', protoPath: process.argv[2], url: '127.0.0.1:' + process.argv[3] } });
+  await app.listen();
+  console.log('LISTENING');
+})();
+`,
+    [protoPath, String(port)],
+  );
+}
+
+claim.failure(
+  `${page}#errors-in-streaming-handlers`,
+  'a client-streaming @GrpcStreamMethod whose observable errors, or completes empty, ends the microservice with EmptyError; the client gets UNAVAILABLE (14)',
+  async () => {
+    const bodies = [
+      `return data$.pipe(tap((h) => { if (h.id === 99) throw new RpcException({ code: status.INVALID_ARGUMENT, message: 'bad id 99' }); }), count(), map((total) => ({ total })));`,
+      `return data$.pipe(filter(() => false));`,
+    ];
+    for (const body of bodies) {
+      const port = await freePort();
+      const child = countHeroesChild(body, port);
+      try {
+        await child.waitFor('LISTENING');
+        const {ctx, raw} = await heroesClient(`127.0.0.1:${port}`);
+        try {
+          const ids$ = new ReplaySubject();
+          [1, 99].forEach((id) => ids$.next({id}));
+          ids$.complete();
+          const client = await failure(raw.countHeroes(ids$.asObservable()));
+          expect(await child.exited).toBe(1);
+          expect(child.out).toContain('EmptyErrorImpl');
+          expect(child.out).toContain("message: 'no elements in sequence'");
+          const code = client.split(' ')[0];
+          expect(code).toBe('14');
+          expectOutput(
+            page,
+            'grpc-client-stream-crash',
+            `client: 14 UNAVAILABLE\nserver: EmptyError: no elements in sequence (process exited with code ${child.code})`,
+          );
+        } finally {
+          await ctx.close();
+        }
+      } finally {
+        await child.kill();
+      }
+    }
+  },
+  60_000,
+);
+
+claim(
+  `${page}#errors-in-streaming-handlers`,
+  "the page's @GrpcStreamCall CountHeroes ends a call with an invalid id with INVALID_ARGUMENT (3), counts valid ones, and the microservice keeps serving",
+  async () => {
+    const shown = fragment(page, 'errors-in-streaming-handlers', 'INVALID_ARGUMENT').value;
+    const {Validating} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { GrpcStreamCall } from '@nestjs/microservices';
+import { ServerReadableStream, sendUnaryData, status } from '@grpc/grpc-js';
+interface HeroById { id: number }
+interface HeroCount { total: number }
+@Controller()
+export class Validating {
+  ${shown}
+}
+`,
+      'grpc-validating-count',
+    );
+    const {app, url} = await server([Validating]);
+    const {ctx, raw} = await heroesClient(url);
+    try {
+      const stream = (ids: number[]) => {
+        const ids$ = new ReplaySubject();
+        ids.forEach((id) => ids$.next({id}));
+        ids$.complete();
+        return ids$.asObservable();
+      };
+      expect(await failure(raw.countHeroes(stream([1, -4, 2])))).toBe('3 Invalid hero id -4');
+      expect(await lastValueFrom(raw.countHeroes(stream([1, 2, 3])))).toEqual({total: 3});
+    } finally {
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#client`,
+  'with no server listening a call fails at once with UNAVAILABLE (14); after the server starts on that address the same client reaches it',
+  async () => {
+    const {HeroesController} = samples(page, {under: 'serving-a-service', files: {}}).require(
+      'heroes.controller',
+    );
+    const port = await freePort();
+    const {ctx, raw} = await heroesClient(`127.0.0.1:${port}`);
+    try {
+      const started = Date.now();
+      expect((await failure(raw.findOne({id: 1}))).split(' ')[0]).toBe('14');
+      expect(Date.now() - started).toBeLessThan(5000);
+      @Module({controllers: [HeroesController]})
+      class LateModule {}
+      const app = await NestFactory.createMicroservice(LateModule, {
+        transport: Transport.GRPC,
+        logger: log.logger,
+        options: {package: 'hero', protoPath, url: `127.0.0.1:${port}`},
+      });
+      await app.listen();
+      try {
+        // The channel reconnects with a backoff (about a second at first): the next calls get through.
+        let hero: unknown;
+        for (let attempt = 0; attempt < 50 && !hero; attempt += 1) {
+          hero = await lastValueFrom(raw.findOne({id: 1})).catch(() => undefined);
+          if (!hero) await new Promise((r) => setTimeout(r, 200));
+        }
+        expect(hero).toEqual({id: 1, name: 'Ada'});
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await ctx.close();
+    }
+  },
+  30_000,
+);
+
+claim.abuse(
+  `${page}#options`,
+  'a request over 4 MB is refused with RESOURCE_EXHAUSTED (8) before the handler runs; a 5 MB response is sent but fails on a default client the same way, and reaches one that raises maxReceiveMessageLength',
+  async () => {
+    const calls: number[] = [];
+    (globalThis as any).__grpcBig = calls;
+    const {Big} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { GrpcMethod } from '@nestjs/microservices';
+@Controller()
+export class Big {
+  @GrpcMethod('HeroesService', 'FindOne') findOne(data: { id: number }) {
+    (globalThis as any).__grpcBig.push(data.id);
+    return { id: data.id, name: 'x'.repeat(5 * 1024 * 1024) };
+  }
+}
+`,
+      'grpc-big',
+    );
+    const {app, url} = await server([Big]);
+    const {ctx, raw, client} = await heroesClient(url);
+    try {
+      // The request message is a Hero with a 5 MB name: FindOne's HeroById decodes it to its id.
+      const rawClient = client.getClientByServiceName('HeroesService');
+      const big = await new Promise<string>((resolve) =>
+        rawClient.makeUnaryRequest(
+          '/hero.HeroesService/FindOne',
+          (value: any) =>
+            Buffer.concat([Buffer.from([0x08, 0x01, 0x12]), varint(value.length), value]),
+          (bytes: Buffer) => bytes,
+          Buffer.alloc(5 * 1024 * 1024, 0x61),
+          (err: any) => resolve(err ? `${err.code} ${err.details}` : 'answered'),
+        ),
+      );
+      expect(big).toMatch(/^8 /);
+      expect(calls).toEqual([]);
+      expect(await failure(raw.findOne({id: 2}))).toBe(
+        '8 Received message larger than max (5242887 vs. 4194304)',
+      );
+      expect(calls).toEqual([2]);
+      // A client that raises its receive limit gets the response.
+      @Module({
+        imports: [
+          ClientsModule.register([
+            {
+              name: 'BIG',
+              transport: Transport.GRPC,
+              options: {package: 'hero', protoPath, url, maxReceiveMessageLength: 10 * 1024 * 1024},
+            },
+          ]),
+        ],
+      })
+      class BigClientModule {}
+      const bigCtx = await NestFactory.createApplicationContext(BigClientModule, {logger: false});
+      try {
+        const hero: any = await lastValueFrom(
+          (bigCtx.get('BIG') as any).getService('HeroesService').findOne({id: 3}),
+        );
+        expect(hero.name).toHaveLength(5 * 1024 * 1024);
+      } finally {
+        await bigCtx.close();
+      }
+    } finally {
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
+
+function varint(n: number): Buffer {
+  const bytes: number[] = [];
+  while (n > 0x7f) {
+    bytes.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  bytes.push(n);
+  return Buffer.from(bytes);
+}
+
+claim.failure(
+  `${page}#server-streaming`,
+  "a client that unsubscribes from ListHeroes early cancels the call: the server's observable is unsubscribed and stops producing",
+  async () => {
+    const produced: number[] = [];
+    const finished: string[] = [];
+    (globalThis as any).__grpcStream = {produced, finished};
+    const {Endless} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { GrpcMethod } from '@nestjs/microservices';
+import { interval } from 'rxjs';
+import { finalize, map, tap } from 'rxjs/operators';
+@Controller()
+export class Endless {
+  @GrpcMethod('HeroesService', 'ListHeroes') listHeroes() {
+    const state = (globalThis as any).__grpcStream;
+    return interval(30).pipe(tap((i) => state.produced.push(i)), map((i) => ({ id: i, name: 'Ada' })), finalize(() => state.finished.push('finalized')));
+  }
+}
+`,
+      'grpc-endless',
+    );
+    const {app, url} = await server([Endless]);
+    const {ctx, raw} = await heroesClient(url);
+    try {
+      expect(await lastValueFrom(raw.listHeroes({limit: 0}).pipe(take(3), toArray()))).toHaveLength(
+        3,
+      );
+      const deadline = Date.now() + 3000;
+      while (!finished.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(finished).toEqual(['finalized']);
+      const count = produced.length;
+      await new Promise((r) => setTimeout(r, 200));
+      expect(produced.length).toBe(count);
+    } finally {
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#rx-streaming-handlers`,
+  "a client that cancels the page's CountHeroes call midway gets CANCELLED (1), and the microservice keeps serving",
+  async () => {
+    const {HeroesController} = samples(page, {under: 'rx-streaming-handlers', files: {}}).require(
+      'heroes.controller',
+    );
+    const {Counter} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { GrpcStreamMethod } from '@nestjs/microservices';
+import { Observable } from 'rxjs';
+import { count, map } from 'rxjs/operators';
+interface HeroById { id: number }
+interface HeroCount { total: number }
+@Controller()
+export class Counter {
+  ${countHeroes()}
+}
+`,
+      'grpc-counter-cancel',
+    );
+    const {app, url} = await server([HeroesController, Counter]);
+    const {ctx, raw, client} = await heroesClient(url);
+    const failures: unknown[] = [];
+    const onRejection = (reason: unknown) => failures.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const rawClient = client.getClientByServiceName('HeroesService');
+      const cancelled = await new Promise<string>((resolve) => {
+        const call = rawClient.countHeroes((err: any) => resolve(err ? `${err.code}` : 'answered'));
+        call.write({id: 1});
+        setTimeout(() => call.cancel(), 100);
+      });
+      expect(cancelled).toBe('1');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(failures).toEqual([]);
+      const ids$ = new ReplaySubject();
+      ids$.next({id: 1});
+      ids$.complete();
+      expect(await lastValueFrom(raw.countHeroes(ids$.asObservable()))).toEqual({total: 1});
+    } finally {
+      process.off('unhandledRejection', onRejection);
+      await ctx.close();
+      await app.close();
     }
   },
 );

@@ -3,12 +3,24 @@
  * for clients and groups, how the server decodes a record as kafkajs's eachMessage hands it over
  * (ServerKafka.handleMessage, called with such a payload after app.init() bound the handlers), how
  * responses and requests are encoded, and the client's behaviour before it has connected.
- * Not covered: anything that needs a broker (connecting, consumer groups and rebalances, reply-topic
+ * Replies: with no broker to write to, the server's producer is a kafkajs producer whose send() keeps
+ * the record it is handed (the one seam these tests open); the client's side of a reply runs through
+ * ClientKafka's own response callback, the function its consumer calls for each reply record.
+ * Not covered: anything that needs a broker (consumer groups and rebalances, reply-topic
  * partitions, offsets and commits, retries, producer acks).
  */
 import {expect} from 'vitest';
-import {claim, samples, compileModule, nest, memoryLogger, expectOutput} from '../../lib';
-import {until} from './_support';
+import {
+  claim,
+  samples,
+  fragment,
+  compileModule,
+  nest,
+  memoryLogger,
+  expectOutput,
+  typeErrors,
+} from '../../lib';
+import {until, nodeChild} from './_support';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -238,5 +250,242 @@ claim(
       value: '{"key":"cat","count":3}',
       headers: {},
     });
+  },
+);
+
+const requestHeaders = (id: string) => ({
+  kafka_correlationId: id,
+  kafka_replyTopic: 'hero.kill.dragon.reply',
+  kafka_replyPartition: '0',
+});
+
+claim(
+  `${page}#incoming-messages`,
+  "header values are decoded like value: a JSON header arrives as an object, a zero-byte header as a Buffer, and the page's interface types headers so that both fit",
+  async () => {
+    const received: any[] = [];
+    (globalThis as any).__kafkaHeaders = received;
+    const {HeaderCapture} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+@Controller()
+export class HeaderCapture { @EventPattern('hero.created') on(@Payload() message: unknown) { (globalThis as any).__kafkaHeaders.push(message); } }
+`,
+      'kafka-header-capture',
+    );
+    @Module({controllers: [HeaderCapture]})
+    class HeaderModule {}
+    const {app, server} = await kafkaApp(HeaderModule);
+    try {
+      const message = record(Buffer.from('{"id":1}'), {'x-json': '{"a":1}', 'x-trace-id': 'abc'});
+      (message.headers as any)['x-bin'] = Buffer.from([0, 1, 2]);
+      await server.handleMessage({topic: 'hero.created', partition: 0, message});
+      await until(() => received.length > 0);
+      const headers = received[0].headers;
+      expect(headers['x-json']).toEqual({a: 1});
+      expect(headers['x-trace-id']).toBe('abc');
+      expect(Buffer.isBuffer(headers['x-bin'])).toBe(true);
+    } finally {
+      await app.close();
+    }
+    // The page's interface accepts what the parser produced; the page's header check compiles against it.
+    const iface = samples(page).sources.get('interfaces/incoming-kafka-message.interface')!;
+    const reading = fragment(page, 'outgoing-responses', "typeof header === 'string'").value;
+    const errors = typeErrors({
+      'incoming-kafka-message.interface': iface,
+      check: `import { IncomingKafkaMessage } from './incoming-kafka-message.interface';
+const decoded: IncomingKafkaMessage<{ id: number }> = {
+  topic: 'hero.created', partition: 0, offset: '42', timestamp: '0', key: null, value: { id: 1 },
+  headers: { 'x-json': { a: 1 }, 'x-trace-id': 'abc', 'x-bin': new Uint8Array([0, 1, 2]) },
+};
+class Handler {
+  logger = { log(text: string) { return text; } };
+  ${reading.replace(/^@MessagePattern.*$/m, '')}
+}
+export { decoded, Handler };
+`,
+    });
+    expect(errors.filter((e) => !/KillDragonDto|MessagePattern|Payload/.test(e.message))).toEqual(
+      [],
+    );
+  },
+);
+
+/** A controller whose request handler throws what the message asks for. */
+const throwingController = `
+import { Controller } from '@nestjs/common';
+import { EventPattern, MessagePattern, Payload, RpcException } from '@nestjs/microservices';
+@Controller()
+export class Throwing {
+  @MessagePattern('hero.kill.dragon')
+  kill(@Payload() message: { value: { dragonId: number } }) {
+    const { dragonId } = message.value;
+    if (dragonId === 1) throw new RpcException('dragon too strong');
+    if (dragonId === 2) throw new Error('connect ECONNREFUSED db.internal:5432 (user heroes)');
+    if (dragonId === 3) throw new RpcException({ code: 'DRAGON_TOO_STRONG', dragonId: 7 });
+    return { outcome: 'victory', dragonId };
+  }
+  @EventPattern('hero.created')
+  created() { throw new Error('event handler failed'); }
+}
+`;
+
+claim.failure(
+  `${page}#errors-in-request-handlers`,
+  'without the filter, a @MessagePattern handler that throws (RpcException or Error) writes no reply and ends the process with ERR_INVALID_ARG_TYPE',
+  async () => {
+    for (const dragonId of [1, 2]) {
+      const child = nodeChild(
+        `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module, Controller } = require('@nestjs/common');
+const { Transport, MessagePattern, RpcException } = require('@nestjs/microservices');
+class Throwing { kill(message) { if (message.value.dragonId === 1) throw new RpcException('dragon too strong'); throw new Error('db down'); } }
+MessagePattern('hero.kill.dragon')(Throwing.prototype, 'kill', Object.getOwnPropertyDescriptor(Throwing.prototype, 'kill'));
+Controller()(Throwing);
+class AppModule {}
+Module({ controllers: [Throwing] })(AppModule);
+(async () => {
+  const app = await NestFactory.createMicroservice(AppModule, { transport: Transport.KAFKA, logger: false,
+    options: { client: { clientId: 'heroes', brokers: ['127.0.0.1:9'] }, consumer: { groupId: 'heroes-consumer' } } });
+  await app.init();
+  const server = app.server;
+  const written = [];
+  server.producer = server.createClient().producer();
+  server.producer.send = async (record) => { written.push(record); return []; };
+  const h = (v) => Buffer.from(v);
+  await server.handleMessage({ topic: 'hero.kill.dragon', partition: 0, message: { key: null, offset: '1', timestamp: '0',
+    value: Buffer.from(JSON.stringify({ heroId: 1, dragonId: Number(process.argv[2]) })),
+    headers: { kafka_correlationId: h('c1'), kafka_replyTopic: h('hero.kill.dragon.reply'), kafka_replyPartition: h('0') } } });
+  console.log('HANDLED');
+  setTimeout(() => { console.log('ALIVE written=' + written.length); process.exit(0); }, 1000);
+})();
+`,
+        [String(dragonId)],
+      );
+      expect(await child.exited).toBe(1);
+      expect(child.out).toContain('HANDLED');
+      expect(child.out).not.toContain('ALIVE');
+      const line = child.out.split('\n').find((l) => l.startsWith('TypeError'))!;
+      expectOutput(page, 'kafka-handler-error', line);
+    }
+  },
+);
+
+async function kafkaReplies(useFilter: 'ts' | 'js' | null) {
+  const {Throwing} = compileModule(throwingController, 'kafka-throwing');
+  @Module({controllers: [Throwing]})
+  class ThrowingModule {}
+  const log = memoryLogger();
+  const app = await NestFactory.createMicroservice(ThrowingModule, {
+    transport: Transport.KAFKA,
+    logger: log.logger,
+    options,
+  });
+  if (useFilter) {
+    const {KafkaExceptionFilter} = samples(page, {lang: useFilter}).require(
+      'kafka-exception.filter',
+    );
+    const binding = fragment(page, 'errors-in-request-handlers', 'useGlobalFilters').value;
+    expect(binding).toContain('app.useGlobalFilters(new KafkaExceptionFilter());');
+    app.useGlobalFilters(new KafkaExceptionFilter());
+  }
+  await app.init();
+  const server = (app as any).server;
+  const written: any[] = [];
+  server.producer = server.createClient().producer();
+  server.producer.send = async (sent: any) => {
+    written.push(sent);
+    return [];
+  };
+  const client = new ClientKafka(options);
+  const onReply = client.createResponseCallback();
+  /** Sends a request for `dragonId` and returns what the client's observable callback receives. */
+  const request = async (dragonId: number) => {
+    const id = `c${dragonId}`;
+    const got = new Promise<any>((resolve) => (client as any).routingMap.set(id, resolve));
+    const before = written.length;
+    await server.handleMessage({
+      topic: 'hero.kill.dragon',
+      partition: 0,
+      message: record(Buffer.from(JSON.stringify({heroId: 1, dragonId})), requestHeaders(id)),
+    });
+    await until(() => written.length > before);
+    const reply = written[written.length - 1];
+    expect(reply.topic).toBe('hero.kill.dragon.reply');
+    const [message] = reply.messages;
+    await onReply({
+      topic: reply.topic,
+      partition: 0,
+      message: {
+        ...message,
+        value: message.value === null ? null : Buffer.from(message.value),
+        headers: {...message.headers},
+      },
+    });
+    return got;
+  };
+  return {app, log, request, written};
+}
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(
+    `${page}#errors-in-request-handlers`,
+    `with the page's KafkaExceptionFilter, the reply carries the error: a string as it is, an object as the object the page shows, any other error as Internal server error (${lang})`,
+    async () => {
+      const {app, log, request} = await kafkaReplies(lang);
+      const failures: unknown[] = [];
+      const onRejection = (reason: unknown) => failures.push(reason);
+      process.on('unhandledRejection', onRejection);
+      try {
+        expect(await request(0)).toEqual({
+          err: undefined,
+          response: {outcome: 'victory', dragonId: 0},
+          isDisposed: true,
+        });
+        expect(await request(1)).toEqual({
+          err: 'dragon too strong',
+          response: undefined,
+          isDisposed: true,
+        });
+        const object = await request(3);
+        expectOutput(page, 'kafka-client-error', object.err);
+        const unknown = await request(2);
+        expect(unknown.err).toBe('Internal server error');
+        // The internal error stays in the microservice's log, not in the reply.
+        expect(log.text()).toContain('ECONNREFUSED db.internal:5432');
+        expect(failures).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', onRejection);
+        await app.close().catch(() => undefined);
+      }
+    },
+  );
+}
+
+claim.failure(
+  `${page}#errors-in-request-handlers`,
+  'an @EventPattern handler that throws writes nothing and leaves the process running: the error is logged',
+  async () => {
+    const {app, log, written} = await kafkaReplies(null);
+    const failures: unknown[] = [];
+    const onRejection = (reason: unknown) => failures.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      await (app as any).server.handleMessage({
+        topic: 'hero.created',
+        partition: 0,
+        message: record(Buffer.from('{"id":1}')),
+      });
+      await until(() => log.text().includes('event handler failed'));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(written).toEqual([]);
+      expect(failures).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+      await app.close().catch(() => undefined);
+    }
   },
 );
