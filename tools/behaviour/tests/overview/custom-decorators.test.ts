@@ -31,17 +31,6 @@ function authenticate(user: unknown) {
   };
 }
 
-const userEntity = `
-import { IsEmail, IsString } from 'class-validator';
-export class UserEntity {
-  @IsString()
-  firstName: string;
-
-  @IsEmail()
-  email: string;
-}
-`;
-
 for (const lang of ['ts', 'js'] as const) {
   claim(
     `${page}#param-decorators`,
@@ -91,10 +80,7 @@ claim(
   `${page}#working-with-pipes`,
   `ValidationPipe({ validateCustomDecorators: true }) validates the @User() value against UserEntity; without the option the value passes unchecked`,
   async () => {
-    const set = samples(page, {
-      pick: {'user.decorator': 2, 'cats.controller': 3},
-      files: {'user.entity': userEntity},
-    });
+    const set = samples(page, {pick: {'user.decorator': 2, 'cats.controller': 3}});
     const {CatsController} = set.require('cats.controller');
     const {User} = set.require('user.decorator');
     const {UserEntity} = set.require('user.entity');
@@ -231,4 +217,242 @@ claim(
   },
 );
 
-void Module;
+// Abuse cases and failure modes (review 4): anonymous callers, missing properties, the JavaScript half of the
+// validation sample, GraphQL resolvers, and @Auth() on a controller with the guards chapter's guards.
+
+const bob = {id: 8, firstName: 'Bob', lastName: 'Stone', roles: ['user']};
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#param-decorators`,
+    `an anonymous caller gets 401 from @User(), not a 500 from the handler reading user.firstName (${lang})`,
+    async () => {
+      const set = pageSamples(page, {
+        lang,
+        pick: {'user.decorator': 1, 'cats.controller': 1},
+        files: {'user.entity': 'export class UserEntity {}'},
+      });
+      const {CatsController} = set.require('cats.controller');
+      const {base} = await start([CatsController], {setup: (app) => app.use(authenticate(alice))});
+      const reply = await call(base, 'GET', '/cats/mine');
+      expect([reply.status, reply.json()]).toEqual([
+        401,
+        {statusCode: 401, message: 'Unauthorized'},
+      ]);
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#passing-data`,
+  `an anonymous caller gets 401 from @User('firstName') instead of "Hello undefined"`,
+  async () => {
+    const set = pageSamples(page, {pick: {'user.decorator': 2, 'cats.controller': 2}});
+    const {CatsController} = set.require('cats.controller');
+    const {base} = await start([CatsController], {setup: (app) => app.use(authenticate(alice))});
+    expect((await call(base, 'GET', '/cats/greeting')).status).toBe(401);
+    expect(
+      (await call(base, 'GET', '/cats/greeting', {headers: {'x-token': 'wrong'}})).status,
+    ).toBe(401);
+  },
+);
+
+claim(
+  `${page}#passing-data`,
+  `@User('email') for a user without an email property hands the handler undefined`,
+  async () => {
+    const {User} = samples(page, {pick: {'user.decorator': 2}}).require('user.decorator');
+    @Controller('users')
+    class Emails {
+      @Get('email')
+      email(@User('email') email: string) {
+        return {email: email ?? 'undefined'};
+      }
+    }
+    const {base} = await start([Emails], {setup: (app) => app.use(authenticate(bob))});
+    expect(
+      (await call(base, 'GET', '/users/email', {headers: {'x-token': 'secret'}})).json(),
+    ).toEqual({email: 'undefined'});
+  },
+);
+
+claim(
+  `${page}#working-with-pipes`,
+  `the JavaScript half names UserEntity with expectedType and rejects an invalid user with 400; without expectedType it validates nothing (js)`,
+  async () => {
+    const invalid = {...alice, email: 'not-an-email'};
+    const checked = pageSamples(page, {
+      lang: 'js',
+      pick: {'user.decorator': 2, 'cats.controller': 3},
+    });
+    const {CatsController} = checked.require('cats.controller');
+    const {base} = await start([CatsController], {setup: (app) => app.use(authenticate(invalid))});
+    const rejected = await call(base, 'GET', '/cats/mine', {headers: {'x-token': 'secret'}});
+    expect([rejected.status, rejected.json()]).toEqual([
+      400,
+      {statusCode: 400, message: ['email must be an email'], error: 'Bad Request'},
+    ]);
+    const unchecked = pageSamples(page, {
+      lang: 'js',
+      pick: {'user.decorator': 2, 'cats.controller': 3},
+      edit: {'cats.controller': [[', expectedType: UserEntity', '']]},
+    });
+    const {CatsController: Unchecked} = unchecked.require('cats.controller');
+    const {base: open} = await start([Unchecked], {setup: (app) => app.use(authenticate(invalid))});
+    expect((await call(open, 'GET', '/cats/mine', {headers: {'x-token': 'secret'}})).text).toBe(
+      'Cats owned by Alice',
+    );
+  },
+);
+
+/** A code-first GraphQL app with one query that reads the user with the given decorator, plus the same read over HTTP. */
+async function graphqlWith(User: any) {
+  const {GraphQLModule, Resolver, Query} = nest('@nestjs/graphql');
+  @Resolver()
+  class MeResolver {
+    @Query(() => String)
+    me(@User('firstName') firstName: string) {
+      return firstName;
+    }
+  }
+  @Controller('me')
+  class MeController {
+    @Get()
+    me(@User('firstName') firstName: string) {
+      return firstName;
+    }
+  }
+  @Module({
+    imports: [GraphQLModule.forRoot({autoSchemaFile: true, playground: false})],
+    providers: [MeResolver],
+    controllers: [MeController],
+  })
+  class AppModule {}
+  const {base} = await start(AppModule, {setup: (app) => app.use(authenticate(alice))});
+  const query = async (headers: Record<string, string>) =>
+    (await call(base, 'POST', '/graphql', {body: {query: '{ me }'}, headers})).json();
+  return {base, query};
+}
+
+claim(
+  `${page}#several-transports`,
+  `the transport-aware @User() reads the user in a GraphQL resolver (getType() is 'graphql') and over HTTP; an anonymous query gets UNAUTHENTICATED`,
+  async () => {
+    const {User} = samples(page, {pick: {'user.decorator': 3}}).require('user.decorator');
+    const {base, query} = await graphqlWith(User);
+    expect(await query({'x-token': 'secret'})).toEqual({data: {me: 'Alice'}});
+    const anonymous = await query({});
+    expect(anonymous.data).toBeNull();
+    expect(anonymous.errors[0]).toMatchObject({
+      message: 'Unauthorized',
+      extensions: {code: 'UNAUTHENTICATED'},
+    });
+    expect((await call(base, 'GET', '/me', {headers: {'x-token': 'secret'}})).text).toBe('Alice');
+  },
+  30000,
+);
+
+claim.failure(
+  `${page}#several-transports`,
+  `in a GraphQL resolver, the HTTP-only @User() finds no user: switchToHttp().getRequest() is not the request, and even a signed-in query fails`,
+  async () => {
+    const {User} = samples(page, {pick: {'user.decorator': 2}}).require('user.decorator');
+    const Type = createParamDecorator((_data: unknown, ctx: any) => ({
+      type: ctx.getType(),
+      request: typeof ctx.switchToHttp().getRequest(),
+    }));
+    const {query} = await graphqlWith(User);
+    const signedIn = await query({'x-token': 'secret'});
+    expect(signedIn.data).toBeNull();
+    expect(signedIn.errors[0].message).toBe("Cannot read properties of undefined (reading 'user')");
+    // What the factory sees there.
+    const {GraphQLModule, Resolver, Query} = nest('@nestjs/graphql');
+    @Resolver()
+    class Probe {
+      @Query(() => String)
+      probe(@Type() seen: unknown) {
+        return JSON.stringify(seen);
+      }
+    }
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true, playground: false})],
+      providers: [Probe],
+    })
+    class ProbeModule {}
+    const {base} = await start(ProbeModule);
+    const probe = (await call(base, 'POST', '/graphql', {body: {query: '{ probe }'}})).json();
+    expect(JSON.parse(probe.data.probe)).toEqual({type: 'graphql', request: 'undefined'});
+  },
+  30000,
+);
+
+/** The guards chapter's AuthGuard (a token) and RolesGuard (optionally wrapped), and this page's samples using them. */
+function composedSet(lang: 'ts' | 'js', wrap: (guard: any) => any = (guard) => guard) {
+  const guards = samples('docs/guards.md', {
+    pick: {'roles.guard': 2},
+    files: {
+      'validate-request': `export function validateRequest(request) { return request.headers['x-token'] === 'secret'; }`,
+    },
+  });
+  (globalThis as any).__overviewGuards = {
+    AuthGuard: wrap(guards.require('auth.guard').AuthGuard),
+    RolesGuard: wrap(guards.require('roles.guard').RolesGuard),
+  };
+  return samples(page, {
+    lang,
+    files: {
+      'auth.guard': 'export const AuthGuard = globalThis.__overviewGuards.AuthGuard;',
+      'roles.guard': 'export const RolesGuard = globalThis.__overviewGuards.RolesGuard;',
+    },
+  });
+}
+function signedIn(req: any, _res: unknown, next: () => void) {
+  if (req.headers['x-user']) req.user = JSON.parse(String(req.headers['x-user']));
+  next();
+}
+const as = (user: unknown) => ({headers: {'x-token': 'secret', 'x-user': JSON.stringify(user)}});
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#decorator-composition`,
+    `@Auth('admin') on a controller refuses an anonymous caller and a signed-in user without the admin role; an admin gets in (${lang})`,
+    async () => {
+      const {AdminController} = composedSet(lang).require('admin.controller');
+      const {base} = await start([AdminController], {setup: (app) => app.use(signedIn)});
+      expect((await call(base, 'GET', '/admin/users')).status).toBe(403);
+      expect((await call(base, 'GET', '/admin/users', as(bob))).status).toBe(403);
+      expect((await call(base, 'GET', '/admin/users', as(alice))).json()).toEqual([]);
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#decorator-composition`,
+  `@Auth() on the controller and on a handler runs both guards twice, and the handler's @Auth('user') opens that handler to every user`,
+  async () => {
+    let runs = 0;
+    // Subclasses inherit the design:paramtypes metadata, so RolesGuard still receives the Reflector. They need a
+    // name: Nest 8 skips a guard class whose name is empty (guards-context-creator.js:24).
+    const counting = (Guard: any) =>
+      class Counted extends Guard {
+        canActivate(context: unknown) {
+          runs += 1;
+          return super.canActivate(context);
+        }
+      };
+    const {Auth: CountedAuth} = composedSet('ts', counting).require('auth.decorator');
+    @Controller('admin')
+    @CountedAuth('admin')
+    class AdminController {
+      @Get('reports')
+      @CountedAuth('user')
+      reports() {
+        return 'reports';
+      }
+    }
+    const {base} = await start([AdminController], {setup: (app) => app.use(signedIn)});
+    expect((await call(base, 'GET', '/admin/reports', as(bob))).text).toBe('reports');
+    expect(runs).toBe(4);
+    expect((await call(base, 'GET', '/admin/reports')).status).toBe(403);
+  },
+);
