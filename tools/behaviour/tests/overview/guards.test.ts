@@ -687,3 +687,36 @@ claim.failure(
     expect((await call(fixed.base, 'GET', '/cats')).text).toBe('public');
   },
 );
+
+claim.abuse(
+  `${page}#binding-guards`,
+  `a guard built as an anonymous class expression is skipped and the route answers everybody; the same class wrapped in mixin() refuses`,
+  async () => {
+    const denyAll = () =>
+      class {
+        canActivate() {
+          return false;
+        }
+      };
+    const Anonymous = denyAll();
+    const Mixed = common.mixin(denyAll());
+    expect([Anonymous.name, typeof Mixed.name]).toEqual(['', 'string']);
+    @Controller('cats')
+    class CatsController {
+      @Get('anonymous')
+      @UseGuards(Anonymous)
+      anonymous() {
+        return 'open';
+      }
+
+      @Get('mixin')
+      @UseGuards(Mixed)
+      mixed() {
+        return 'never';
+      }
+    }
+    const {base} = await start([CatsController]);
+    expect((await call(base, 'GET', '/cats/anonymous')).text).toBe('open');
+    expect((await call(base, 'GET', '/cats/mixin')).status).toBe(403);
+  },
+);
