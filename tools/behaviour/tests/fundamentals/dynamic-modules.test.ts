@@ -487,3 +487,137 @@ claim(
     expect('ConfigurableModuleBuilder' in nest('@nestjs/common')).toBe(false);
   },
 );
+
+claim(
+  `${page}#re-exporting-a-dynamic-module`,
+  'register() repeated in exports runs again, and its options are ignored: importers get the copy configured in imports',
+  async () => {
+    const set = samples(page, {
+      files: {
+        constants: constants(),
+        'config.module': moduleWithOptions(),
+        'core.module': applyEdits(
+          'core.module',
+          fragment(page, 're-exporting-a-dynamic-module', 'export class CoreModule').value,
+          [
+            [
+              'exports: [ConfigModule],',
+              "exports: [ConfigModule.register({ folder: './other' })],",
+            ],
+          ],
+        ),
+      },
+    });
+    const {ConfigModule} = set.require('config.module');
+    const register = ConfigModule.register;
+    let calls = 0;
+    ConfigModule.register = (...args: unknown[]) => {
+      calls += 1;
+      return register.apply(ConfigModule, args);
+    };
+    const {CoreModule} = set.require('core.module');
+    const {ConfigService} = set.require('config.service');
+    @Injectable()
+    class Greeter {
+      constructor(@Inject(ConfigService) readonly config: any) {}
+    }
+    @Module({imports: [CoreModule], providers: [Greeter]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    expect(calls).toBe(2);
+    expect(app.get(Greeter).config.get('HELLO_MESSAGE')).toBe(
+      'Hello from the development environment',
+    );
+    await app.close();
+  },
+);
+
+const validatingModule = () => fragment(page, 'defaults-and-validation', 'defaultOptions').value;
+
+claim.failure(
+  `${page}#defaults-and-validation`,
+  "register({ folder: process.env.CONFIG_FOLDER }) with the variable unset: the spread copies undefined over the default and the page's validation message stops the start",
+  async () => {
+    const {ConfigModule} = configSet(validatingModule()).require('config.module');
+    const saved = process.env.CONFIG_FOLDER;
+    delete process.env.CONFIG_FOLDER;
+    try {
+      expect(() => ConfigModule.register({folder: process.env.CONFIG_FOLDER})).toThrow(
+        'ConfigModule.register(): "folder" must be a non-empty string',
+      );
+      // The call-site fallback the page suggests reads ./config.
+      const dynamic = ConfigModule.register({folder: process.env.CONFIG_FOLDER ?? './config'});
+      expect(dynamic.providers[0].useValue).toEqual({folder: './config'});
+    } finally {
+      if (saved !== undefined) process.env.CONFIG_FOLDER = saved;
+    }
+  },
+);
+
+claim.failure(
+  `${page}#defaults-and-validation`,
+  "an empty folder: the validating register() throws when the importing decorator is evaluated; without the check, ConfigService quietly reads the project root's development.env",
+  async () => {
+    const {ConfigModule} = configSet(validatingModule()).require('config.module');
+    expect(() => {
+      @Module({imports: [ConfigModule.register({folder: ''})]})
+      class AppModule {}
+      return AppModule;
+    }).toThrow('ConfigModule.register(): "folder" must be a non-empty string');
+    const unchecked = configSet(moduleWithOptions());
+    @Module({imports: [unchecked.require('config.module').ConfigModule.register({folder: ''})]})
+    class UncheckedModule {}
+    const app = await NestFactory.create(UncheckedModule, options);
+    expect(app.get(unchecked.require('config.service').ConfigService).get('HELLO_MESSAGE')).toBe(
+      'Hello from the project root',
+    );
+    await app.close();
+  },
+);
+
+claim.failure(
+  `${page}#example`,
+  'the .env file missing: NestFactory.create() fails with "ENOENT: no such file or directory", naming the full path',
+  async () => {
+    const set = configSet(moduleWithOptions());
+    @Module({imports: [set.require('config.module').ConfigModule.register({folder: './missing'})]})
+    class AppModule {}
+    const error = await NestFactory.create(AppModule, options).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(error?.message).toBe(
+      `ENOENT: no such file or directory, open '${join(root, 'missing', 'development.env')}'`,
+    );
+  },
+);
+
+claim.failure(
+  `${page}#example`,
+  'a key the .env file lacks: get() returns undefined and GET / answers 200 with an empty body',
+  async () => {
+    mkdirSync(join(root, 'nokey'), {recursive: true});
+    writeFileSync(join(root, 'nokey', 'development.env'), 'DATABASE_HOST=localhost\n');
+    const set = samples(page, {
+      files: {
+        constants: constants(),
+        'config.module': moduleWithOptions(),
+        'app.controller': fragment(page, 'example', 'export class AppController').value,
+      },
+      edit: {'app.service': [["from './config/config.service'", "from './config.service'"]]},
+    });
+    @Module({
+      imports: [set.require('config.module').ConfigModule.register({folder: './nokey'})],
+      controllers: [set.require('app.controller').AppController],
+      providers: [set.require('app.service').AppService],
+    })
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.listen(0, '127.0.0.1');
+    const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('');
+    await app.close();
+  },
+);
