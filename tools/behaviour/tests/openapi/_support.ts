@@ -1,4 +1,4 @@
-import {nest} from '../../lib';
+import {nest, listen} from '../../lib';
 
 const {Module} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -19,6 +19,33 @@ export async function documentFor(
   } finally {
     await app.close();
   }
+}
+
+/** An Express app with these controllers (and global pipes), listening on a free loopback port. */
+export async function serve(
+  controllers: unknown[],
+  options: {pipes?: unknown[]; providers?: unknown[]} = {},
+): Promise<{app: any; base: string; close: () => Promise<void>}> {
+  @Module({controllers: controllers as any[], providers: (options.providers ?? []) as any[]})
+  class ServedModule {}
+  const app = await NestFactory.create(ServedModule, {logger: false});
+  if (options.pipes?.length) app.useGlobalPipes(...options.pipes);
+  const base = await listen(app);
+  return {app, base, close: () => app.close()};
+}
+
+/** GET or POST (JSON) and the status with the body as text. */
+export async function call(
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{status: number; text: string; headers: Headers}> {
+  const response = await fetch(url, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: body === undefined ? headers : {'content-type': 'application/json', ...headers},
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return {status: response.status, text: await response.text(), headers: response.headers};
 }
 
 /** The schemas of a document built from models only (no routes): `extraModels`. */

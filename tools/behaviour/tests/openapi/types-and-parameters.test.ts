@@ -1,6 +1,6 @@
-import {expect} from 'vitest';
-import {claim, samples, expectOutput, compileModule, nest} from '../../lib';
-import {documentFor, schemasOf, compileProgram} from './_support';
+import {afterAll, beforeAll, describe, expect} from 'vitest';
+import {claim, samples, expectOutput, compileModule, nest, fragment} from '../../lib';
+import {documentFor, schemasOf, compileProgram, serve, call} from './_support';
 
 const page = 'docs/openapi/types-and-parameters.md';
 
@@ -302,7 +302,7 @@ claim(
   `${page}#raw-definitions`,
   "@ApiBody's schema option writes a raw request body schema",
   async () => {
-    const set = samples(page, {pick: {'cats.controller': 4}});
+    const set = samples(page, {pick: {'cats.controller': 5}});
     const document = await documentFor([set.require('cats.controller').CatsController]);
     expect(
       document.paths['/cats/tags'].post.requestBody.content['application/json'].schema,
@@ -371,7 +371,7 @@ claim(
   `${page}#oneof-anyof-allof`,
   'allOf in a response schema merges the model with extra fields',
   async () => {
-    const set = samples(page, {pick: {'cats.controller': 5}, files: entities});
+    const set = samples(page, {pick: {'cats.controller': 6}, files: entities});
     const document = await documentFor([set.require('cats.controller').CatsController]);
     expect(
       document.paths['/cats/{id}/with-score'].get.responses['200'].content['application/json']
@@ -386,7 +386,7 @@ claim(
   `${page}#apibody-apiquery-and-apiparam`,
   '@ApiParam/@ApiQuery with the name of an inferred parameter refine it instead of adding a duplicate',
   async () => {
-    const set = samples(page, {pick: {'cats.controller': 6}});
+    const set = samples(page, {pick: {'cats.controller': 7}});
     const document = await documentFor([set.require('cats.controller').OwnerCatsController]);
     const parameters = document.paths['/owners/{ownerId}/cats'].get.parameters;
     expect(parameters.map((p: any) => `${p.in}:${p.name}`).sort()).toEqual([
@@ -412,12 +412,269 @@ claim(
   `${page}#apibody-apiquery-and-apiparam`,
   '@ApiBody() documents a body that the handler reads from the raw request',
   async () => {
-    const set = samples(page, {pick: {'cats.controller': 7, 'create-cat.dto': 3}});
+    const set = samples(page, {pick: {'cats.controller': 8, 'create-cat.dto': 3}});
     const document = await documentFor([set.require('cats.controller').CatsController]);
     const body = document.paths['/cats/import'].post.requestBody;
     expect(body.description).toBe('A single cat in the shelter format');
     expect(body.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/CreateCatDto',
     });
+  },
+);
+
+// ---- Review 4 and the abuse cases: what the document promises is not what the handler enforces ----
+
+const {ValidationPipe} = nest('@nestjs/common');
+const catSizeEnum = {
+  'cat-size.enum': "export enum CatSize { Small = 'small', Medium = 'medium', Large = 'large' }",
+};
+
+claim(
+  `${page}#enum-schemas`,
+  "@ApiQuery's enumName is dropped when the handler reads @Query('size'): the values are inlined again",
+  async () => {
+    // The page's @ApiQuery controller, with enumName added as the text describes.
+    const set = samples(page, {
+      pick: {'cats.controller': 3},
+      files: catSizeEnum,
+      edit: {
+        'cats.controller': [
+          [
+            "@ApiQuery({ name: 'size', enum: CatSize, required: false })",
+            "@ApiQuery({ name: 'size', enum: CatSize, enumName: 'CatSize', required: false })",
+          ],
+        ],
+      },
+    });
+    // Compiled as one program, as nest build does: design:type of `size?: CatSize` is then String
+    // (file-by-file transpiling, as samples() does, would emit Object and hide the merge).
+    const load = compileProgram({
+      'cat-size.enum': catSizeEnum['cat-size.enum'],
+      'cats.controller': set.sources.get('cats.controller')!,
+    });
+    const {CatsController} = load('cats.controller');
+    expect(Reflect.getMetadata('design:paramtypes', CatsController.prototype, 'findAll')).toEqual([
+      String,
+    ]);
+    const document = await documentFor([CatsController]);
+    expectOutput(page, 'enum-query-inline', document.paths['/cats'].get.parameters[0]);
+    expect(document.components.schemas.CatSize).toBeUndefined();
+  },
+);
+
+claim(
+  `${page}#enum-schemas`,
+  'a FindCatsQuery class read with @Query() keeps the $ref: the parameter refers to the one CatSize schema',
+  async () => {
+    const set = samples(page, {pick: {'cats.controller': 4}, files: catSizeEnum});
+    const load = compileProgram({
+      'cat-size.enum': catSizeEnum['cat-size.enum'],
+      'find-cats.query': set.sources
+        .get('dto/find-cats.query')!
+        .replace('../cat-size.enum', './cat-size.enum'),
+      'cats.controller': set.sources
+        .get('cats.controller')!
+        .replace('./dto/find-cats.query', './find-cats.query'),
+    });
+    const document = await documentFor([load('cats.controller').CatsController]);
+    expect(document.paths['/cats'].get.parameters).toHaveLength(1);
+    expectOutput(page, 'enum-query-ref', document.paths['/cats'].get.parameters[0]);
+    expect(document.components.schemas.CatSize).toEqual({
+      type: 'string',
+      enum: ['small', 'medium', 'large'],
+    });
+  },
+);
+
+claim(
+  `${page}#circular-dependencies`,
+  'without lazy types and with cat.entity loaded first, nothing fails: cats is documented as an array of arrays',
+  async () => {
+    const set = samples(page, {
+      files: {'dog.entity': 'export class Dog {}'},
+      edit: {
+        'owner.entity': [['@ApiProperty({ type: () => [Cat] })', '@ApiProperty({ type: [Cat] })']],
+        'cat.entity': [['@ApiProperty({ type: () => Owner })', '@ApiProperty()']],
+      },
+    });
+    const load = compileProgram({
+      'owner.entity': set.sources.get('owner.entity')!,
+      'cat.entity': set.sources.get('cat.entity')!,
+    });
+    // cat.entity first: Owner's decorator runs while Cat is still undefined.
+    const {Cat} = load('cat.entity');
+    const {Owner} = load('owner.entity');
+    const schemas = await schemasOf(Owner, Cat);
+    expectOutput(page, 'circular-silent-schema', schemas.Owner.properties.cats);
+    expect(schemas.Cat.properties.owner).toEqual({$ref: '#/components/schemas/Owner'});
+  },
+);
+
+claim.abuse(
+  `${page}#apiproperty`,
+  'minimum/maximum in @ApiProperty() check nothing: age -5 and name 42 reach the handler behind a global ValidationPipe; the class-validator fragment refuses -5',
+  async () => {
+    const set = samples(page, {pick: {'cats.controller': 1, 'create-cat.dto': 3}});
+    const served = await serve([set.require('cats.controller').CatsController], {
+      pipes: [new ValidationPipe()],
+    });
+    try {
+      const sent = {name: 42, age: -5, breed: 'Tabby'};
+      const response = await call(`${served.base}/cats`, sent);
+      expect(response.status).toBe(201);
+      expect(JSON.parse(response.text)).toEqual(sent);
+    } finally {
+      await served.close();
+    }
+    // The callout's fragment: the same options plus the class-validator rules.
+    const age = fragment(page, 'apiproperty', '@IsInt()').value;
+    const {CreateCatDto} = compileModule(`
+import { ApiProperty } from '@nestjs/swagger';
+import { IsInt, Max, Min } from 'class-validator';
+export class CreateCatDto {
+${age}
+}`);
+    const {Body, Controller, Post} = nest('@nestjs/common');
+    @Controller('cats')
+    class CatsController {
+      @Post()
+      create(@Body() dto: unknown) {
+        return dto;
+      }
+    }
+    Reflect.defineMetadata('design:paramtypes', [CreateCatDto], CatsController.prototype, 'create');
+    const validated = await serve([CatsController], {pipes: [new ValidationPipe()]});
+    try {
+      const refused = await call(`${validated.base}/cats`, {age: -5});
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.text).message).toEqual(['age must not be less than 0']);
+    } finally {
+      await validated.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#arrays`,
+  'an object in place of the array body ({ "length": 3 }) is refused by the page’s ParseArrayPipe; a global ValidationPipe alone lets it through',
+  async () => {
+    const set = samples(page, {pick: {'cats.controller': 2, 'create-cat.dto': 3}});
+    const served = await serve([set.require('cats.controller').CatsController]);
+    try {
+      const refused = await call(`${served.base}/cats/bulk`, {length: 3});
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.text).message).toBe('Validation failed (parsable array expected)');
+      expect(
+        (await call(`${served.base}/cats/bulk`, [{name: 'Tom', age: 3, breed: 'x'}])).text,
+      ).toBe('1');
+    } finally {
+      await served.close();
+    }
+    // The same handler with a plain @Body() and a global ValidationPipe: the type Array hides the items.
+    const plain = samples(page, {
+      pick: {'cats.controller': 2, 'create-cat.dto': 3},
+      edit: {
+        'cats.controller': [['@Body(new ParseArrayPipe({ items: CreateCatDto }))', '@Body()']],
+      },
+    });
+    const unchecked = await serve([plain.require('cats.controller').CatsController], {
+      pipes: [new ValidationPipe()],
+    });
+    try {
+      const passed = await call(`${unchecked.base}/cats/bulk`, {length: 3});
+      expect([passed.status, passed.text]).toEqual([201, '3']);
+    } finally {
+      await unchecked.close();
+    }
+  },
+);
+
+describe('the enum query parameter: the plain @ApiQuery controller and FindCatsQuery, behind a global ValidationPipe', () => {
+  let plain: {base: string; close: () => Promise<void>};
+  let validated: {base: string; close: () => Promise<void>};
+  beforeAll(async () => {
+    const first = samples(page, {pick: {'cats.controller': 3}, files: catSizeEnum});
+    plain = await serve([first.require('cats.controller').CatsController], {
+      pipes: [new ValidationPipe()],
+    });
+    const second = samples(page, {pick: {'cats.controller': 4}, files: catSizeEnum});
+    validated = await serve([second.require('cats.controller').CatsController], {
+      pipes: [new ValidationPipe()],
+    });
+  });
+  afterAll(async () => {
+    await plain?.close();
+    await validated?.close();
+  });
+  const refusal = {
+    statusCode: 400,
+    message: ['size must be a valid enum value'],
+    error: 'Bad Request',
+  };
+
+  claim.abuse(
+    `${page}#enums`,
+    'a value outside the enum (?size=huge) reaches the @ApiQuery handler; FindCatsQuery refuses it with 400',
+    async () => {
+      expect((await call(`${plain.base}/cats?size=huge`)).text).toBe('cats of size huge');
+      const refused = await call(`${validated.base}/cats?size=huge`);
+      expect([refused.status, JSON.parse(refused.text)]).toEqual([400, refusal]);
+      expect((await call(`${validated.base}/cats?size=small`)).text).toBe('cats of size small');
+      expect((await call(`${validated.base}/cats`)).text).toBe('all cats');
+    },
+  );
+
+  claim.abuse(
+    `${page}#enums`,
+    'a repeated parameter (?size=small&size=large) arrives as an array in the @ApiQuery handler; FindCatsQuery refuses it',
+    async () => {
+      expect((await call(`${plain.base}/cats?size=small&size=large`)).text).toBe(
+        'cats of size small,large',
+      );
+      const refused = await call(`${validated.base}/cats?size=small&size=large`);
+      expect([refused.status, JSON.parse(refused.text)]).toEqual([400, refusal]);
+    },
+  );
+
+  claim.abuse(
+    `${page}#enums`,
+    'a bracketed parameter (?size[gt]=) arrives as an object in the @ApiQuery handler; FindCatsQuery refuses it',
+    async () => {
+      expect((await call(`${plain.base}/cats?size[gt]=`)).text).toBe(
+        'cats of size [object Object]',
+      );
+      const refused = await call(`${validated.base}/cats?size[gt]=`);
+      expect([refused.status, JSON.parse(refused.text)]).toEqual([400, refusal]);
+    },
+  );
+});
+
+claim.abuse(
+  `${page}#apibody-apiquery-and-apiparam`,
+  'strings where the document says Number (/owners/abc/cats, ?page=abc) are refused by ParseIntPipe; breeds is a string or an array',
+  async () => {
+    const set = samples(page, {pick: {'cats.controller': 7}});
+    const served = await serve([set.require('cats.controller').OwnerCatsController]);
+    try {
+      const numeric = {
+        statusCode: 400,
+        message: 'Validation failed (numeric string is expected)',
+        error: 'Bad Request',
+      };
+      const path = await call(`${served.base}/owners/abc/cats`);
+      expect([path.status, JSON.parse(path.text)]).toEqual([400, numeric]);
+      const query = await call(`${served.base}/owners/7/cats?page=abc`);
+      expect([query.status, JSON.parse(query.text)]).toEqual([400, numeric]);
+      expect(JSON.parse((await call(`${served.base}/owners/7/cats?breeds=a`)).text)).toEqual({
+        ownerId: 7,
+        page: 1,
+        breeds: 'a',
+      });
+      expect(
+        JSON.parse((await call(`${served.base}/owners/7/cats?page=2&breeds=a&breeds=b`)).text),
+      ).toEqual({ownerId: 7, page: 2, breeds: ['a', 'b']});
+    } finally {
+      await served.close();
+    }
   },
 );
