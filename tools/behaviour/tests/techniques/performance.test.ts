@@ -1,7 +1,7 @@
 import {IncomingMessage, ServerResponse} from 'node:http';
 import {gunzipSync} from 'node:zlib';
 import {afterEach, expect} from 'vitest';
-import {claim, compileModule, fragment, listen, nest, samples} from '../../lib';
+import {applyEdits, claim, compileModule, fragment, listen, nest, samples} from '../../lib';
 import {bootMain} from './_boot';
 
 const {Module, Controller, Get, Post, Body, Ip, Redirect} = nest('@nestjs/common');
@@ -126,6 +126,39 @@ claim(
   },
 );
 
+claim.failure(
+  `${page}#platform-specific-packages`,
+  'Express middleware kept after the switch: helmet still sets its headers, but cookie-parser and express-session attach to the raw request, so handlers find no cookies or session (500 on request.session.userId)',
+  async () => {
+    const {Req, Session} = nest('@nestjs/common');
+    @Controller('me')
+    class MeController {
+      @Get('cookies')
+      cookies(@Req() request: any) {
+        return {cookies: request.cookies ?? null, raw: request.raw.cookies};
+      }
+      @Get('session')
+      session(@Session() session: any) {
+        return {session: session ?? null};
+      }
+      @Get()
+      me(@Req() request: any) {
+        return {userId: request.session.userId};
+      }
+    }
+    const {base} = await start(new FastifyAdapter(), [MeController], (app) => {
+      app.use(nest('helmet')());
+      app.use(nest('cookie-parser')('secret'));
+      app.use(nest('express-session')({secret: 'secret', resave: false, saveUninitialized: false}));
+    });
+    const cookies = await fetch(`${base}/me/cookies`, {headers: {cookie: 'theme=dark'}});
+    expect(cookies.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(await cookies.json()).toEqual({cookies: null, raw: {theme: 'dark'}});
+    expect(await (await fetch(`${base}/me/session`)).json()).toEqual({session: null});
+    expect((await fetch(`${base}/me`)).status).toBe(500);
+  },
+);
+
 for (const lang of ['ts', 'js'] as const) {
   claim(
     `${page}#redirect-response`,
@@ -207,13 +240,61 @@ claim(
   },
 );
 
+/** The page's adapter options (the logger turned off for the bench). */
+function pageAdapter(): any {
+  const code = applyEdits(
+    'fastify-options',
+    fragment(page, 'fastify-options', 'new FastifyAdapter(').value,
+    [['logger: true', 'logger: false']],
+  );
+  return compileModule<any>(
+    `import { FastifyAdapter } from '@nestjs/platform-fastify';\nexport const adapter = () => ${code.replace(/;\s*$/, '')};`,
+  ).adapter();
+}
+
 claim(
   `${page}#fastify-options`,
-  'trustProxy: true makes the client IP come from X-Forwarded-For',
+  "the page's trustProxy: 1 takes the client IP from the entry the proxy appended to X-Forwarded-For",
   async () => {
-    const {base} = await start(new FastifyAdapter({logger: false, trustProxy: true}));
+    const {base} = await start(pageAdapter());
     const response = await fetch(`${base}/cats/ip`, {headers: {'x-forwarded-for': '203.0.113.7'}});
     expect(await response.json()).toEqual({ip: '203.0.113.7'});
+  },
+);
+
+claim.abuse(
+  `${page}#fastify-options`,
+  "a forged leftmost X-Forwarded-For entry: ignored with the page's trustProxy: 1, taken as the client IP with trustProxy: true",
+  async () => {
+    // The client sent "X-Forwarded-For: 203.0.113.7"; the proxy (here 127.0.0.1) appended the real client, 198.51.100.4.
+    const headers = {'x-forwarded-for': '203.0.113.7, 198.51.100.4'};
+    const {base} = await start(pageAdapter());
+    expect(await (await fetch(`${base}/cats/ip`, {headers})).json()).toEqual({ip: '198.51.100.4'});
+    await close?.();
+    const open = await start(new FastifyAdapter({trustProxy: true}));
+    expect(await (await fetch(`${open.base}/cats/ip`, {headers})).json()).toEqual({
+      ip: '203.0.113.7',
+    });
+  },
+);
+
+claim.abuse(
+  `${page}#fastify-options`,
+  'without bodyLimit, a JSON body over 1 MiB is refused with 413 and one just below passes (Express stops at 100 KB)',
+  async () => {
+    const post = (base: string, size: number) =>
+      fetch(`${base}/cats`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify({name: 'x'.repeat(size)}),
+      });
+    const {base} = await start(new FastifyAdapter());
+    expect((await post(base, 1024 * 1024)).status).toBe(413);
+    expect((await post(base, 1000 * 1000)).status).toBe(201);
+    await close?.();
+    const express = await start(undefined);
+    expect((await post(express.base, 100 * 1024)).status).toBe(413);
+    expect((await post(express.base, 90 * 1024)).status).toBe(201);
   },
 );
 
@@ -269,7 +350,7 @@ claim(
       }
     }
     const {base} = await start(new FastifyAdapter(), [BigController], (app) =>
-      app.register(compression, {encodings: ['gzip', 'deflate']}),
+      app.register(compression, {encodings: ['gzip', 'deflate'], requestEncodings: ['identity']}),
     );
     const response = await new Promise<{encoding: string | undefined; body: Buffer}>(
       (resolve, reject) => {
