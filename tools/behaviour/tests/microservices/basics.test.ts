@@ -9,6 +9,8 @@ import {
   memoryLogger,
   freePort,
 } from '../../lib';
+import {nodeChild} from './_support';
+import {connect as tcpConnect} from 'node:net';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -693,4 +695,300 @@ claim(
     expect(standalone.get(AppController).client).toBeNull();
     await standalone.close();
   },
+);
+
+/** Writes `frames` on a raw TCP connection to the file's microservice; resolves with what came back once it closes or after `ms`. */
+function rawTcp(frames: string[], ms = 1000): Promise<{closed: boolean; received: string}> {
+  return new Promise((resolve) => {
+    const socket = tcpConnect(port, '127.0.0.1');
+    let received = '';
+    let closed = false;
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('close', () => {
+      closed = true;
+      resolve({closed, received});
+    });
+    socket.on('error', () => undefined);
+    socket.on('connect', () => frames.forEach((frame) => socket.write(frame)));
+    setTimeout(() => {
+      socket.destroy();
+      resolve({closed, received});
+    }, ms);
+  });
+}
+const frame = (packet: unknown) => {
+  const json = JSON.stringify(packet);
+  return `${json.length}#${json}`;
+};
+
+claim.abuse(
+  `${page}#options`,
+  'a raw TCP client without any credentials calls the sum handler by writing the framing, and a 20 MB message is read and handled whole',
+  async () => {
+    const {received} = await rawTcp([frame({pattern: {cmd: 'sum'}, data: [40, 2], id: 'x1'})]);
+    expect(JSON.parse(received.slice(received.indexOf('#') + 1))).toEqual({
+      id: 'x1',
+      response: 42,
+      isDisposed: true,
+    });
+    const big = new Array((20 * 1024 * 1024) / 2).fill(0);
+    big[0] = 7;
+    expect(await lastValueFrom(client.send({cmd: 'sum'}, big))).toBe(7);
+  },
+);
+
+claim.abuse(
+  `${page}#options`,
+  'a frame with a corrupt length or invalid JSON closes only that connection: the microservice logs it and keeps answering',
+  async () => {
+    expect((await rawTcp(['abc#{}'])).closed).toBe(true);
+    expect((await rawTcp(['5#hello'])).closed).toBe(true);
+    expect(log.text()).toContain('Corrupted length value "abc" supplied in a packet');
+    expect(log.text()).toContain('Could not parse JSON');
+    expect(await lastValueFrom(client.send({cmd: 'sum'}, [1, 2]))).toBe(3);
+  },
+);
+
+claim.abuse(
+  `${page}#request-response`,
+  "a caller that sends the page's MathController a string instead of an array gets Internal server error, not the TypeError, and the microservice keeps answering",
+  async () => {
+    await expect(lastValueFrom(client.send({cmd: 'sum'}, 'not numbers'))).rejects.toEqual({
+      status: 'error',
+      message: 'Internal server error',
+    });
+    expect(await lastValueFrom(client.send({cmd: 'sum'}, [2, 2]))).toBe(4);
+  },
+);
+
+claim.failure(
+  `${page}#asynchronous-responses`,
+  "a handler returning undefined or an empty Observable completes the caller's Observable empty (lastValueFrom: EmptyError); null arrives as null",
+  async () => {
+    const {Nothing} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import { EMPTY } from 'rxjs';
+@Controller()
+export class Nothing {
+  @MessagePattern('answers-undefined') none() { return undefined; }
+  @MessagePattern('answers-empty') empty() { return EMPTY; }
+  @MessagePattern('answers-null') nothing() { return null; }
+}
+`,
+      'basics-nothing',
+    );
+    @Module({controllers: [Nothing]})
+    class NothingModule {}
+    const nport = await freePort();
+    const app = await NestFactory.createMicroservice(NothingModule, {
+      transport: Transport.TCP,
+      logger: log.logger,
+      options: {host: '127.0.0.1', port: nport},
+    });
+    await app.listen();
+    const nclient = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port: nport},
+    });
+    try {
+      await expect(lastValueFrom(nclient.send('answers-undefined', {}))).rejects.toThrow(
+        'no elements in sequence',
+      );
+      await expect(lastValueFrom(nclient.send('answers-empty', {}))).rejects.toThrow(
+        'no elements in sequence',
+      );
+      expect(await lastValueFrom(nclient.send('answers-null', {}))).toBeNull();
+    } finally {
+      nclient.close();
+      await app.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#event-based`,
+  'an async @EventPattern handler that rejects is logged, and the microservice goes on with the next message',
+  async () => {
+    const {Rejecting} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { EventPattern, MessagePattern } from '@nestjs/microservices';
+@Controller()
+export class Rejecting {
+  @EventPattern('rejecting_event') async on() { await new Promise((r) => setTimeout(r, 10)); throw new Error('mailer unreachable'); }
+  @MessagePattern('after_event') after() { return 'still here'; }
+}
+`,
+      'basics-rejecting',
+    );
+    @Module({controllers: [Rejecting]})
+    class RejectingModule {}
+    const rport = await freePort();
+    const rlog = memoryLogger();
+    const app = await NestFactory.createMicroservice(RejectingModule, {
+      transport: Transport.TCP,
+      logger: rlog.logger,
+      options: {host: '127.0.0.1', port: rport},
+    });
+    await app.listen();
+    const rclient = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port: rport},
+    });
+    try {
+      await lastValueFrom(rclient.emit('rejecting_event', {}), {defaultValue: undefined});
+      await until(() => rlog.text().includes('mailer unreachable'));
+      expect(await lastValueFrom(rclient.send('after_event', {}))).toBe('still here');
+    } finally {
+      rclient.close();
+      await app.close();
+    }
+  },
+);
+
+async function gateway(lang: 'ts' | 'js') {
+  const {AppController} = samples(page, {under: 'sending-messages', lang}).require(
+    'app.controller',
+  );
+  @Module({
+    imports: [
+      ClientsModule.register([
+        {name: 'MATH_SERVICE', transport: Transport.TCP, options: {host: '127.0.0.1', port}},
+      ]),
+    ],
+    controllers: [AppController],
+  })
+  class HttpModule {}
+  const app = await NestFactory.create(HttpModule, {logger: log.logger});
+  return {app, base: await listen(app)};
+}
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#sending-messages`,
+    `a repeated query parameter (?numbers=1&numbers=2,3) is summed, not a 500 (${lang})`,
+    async () => {
+      const {app, base} = await gateway(lang);
+      try {
+        const response = await fetch(`${base}/math/sum?numbers=1&numbers=2,3`);
+        expect(response.status).toBe(200);
+        expect(await response.text()).toBe('6');
+      } finally {
+        await app.close();
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#sending-messages`,
+    `a bracketed (?numbers[a]=1) or non-numeric (?numbers=a,b) query gets 400 Bad Request, not a 500 or a null sum (${lang})`,
+    async () => {
+      const {app, base} = await gateway(lang);
+      try {
+        for (const query of ['numbers[a]=1', 'numbers=a,b', 'numbers=1,Infinity']) {
+          const response = await fetch(`${base}/math/sum?${query}`);
+          expect(response.status, query).toBe(400);
+          expect(await response.json()).toEqual({
+            statusCode: 400,
+            message: 'numbers must be a comma-separated list of numbers',
+            error: 'Bad Request',
+          });
+        }
+      } finally {
+        await app.close();
+      }
+    },
+  );
+}
+
+/** The page's MathController, plus a handler that answers after 3 s, as a TCP microservice in a child process. */
+function mathChild(mport: number) {
+  const set = samples(page, {under: 'request-response'});
+  return nodeChild(
+    `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module, Controller } = require('@nestjs/common');
+const { Transport, MessagePattern } = require('@nestjs/microservices');
+const { MathController } = require(process.argv[2]);
+class Slow { slow() { console.log('SLOW STARTED'); return new Promise((r) => setTimeout(() => r('late'), 3000)); } }
+MessagePattern({ cmd: 'slow' })(Slow.prototype, 'slow', Object.getOwnPropertyDescriptor(Slow.prototype, 'slow'));
+Controller()(Slow);
+class AppModule {}
+Module({ controllers: [MathController, Slow] })(AppModule);
+(async () => {
+  const app = await NestFactory.createMicroservice(AppModule, { transport: Transport.TCP, logger: false, options: { host: '127.0.0.1', port: Number(process.argv[3]) } });
+  app.enableShutdownHooks();
+  await app.listen();
+  console.log('LISTENING');
+})();
+`,
+    [`${set.dir}/math.controller.js`, String(mport)],
+  );
+}
+
+claim.failure(
+  `${page}#handling-timeouts`,
+  'with nothing listening, send() and emit() fail at once with ECONNREFUSED',
+  async () => {
+    const nobody = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port: await freePort()},
+    });
+    const started = Date.now();
+    await expect(lastValueFrom(nobody.send({cmd: 'sum'}, [1]))).rejects.toMatchObject({
+      code: 'ECONNREFUSED',
+    });
+    await expect(lastValueFrom(nobody.emit('cat_created', {}))).rejects.toMatchObject({
+      code: 'ECONNREFUSED',
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+    nobody.close();
+  },
+);
+
+claim.failure(
+  `${page}#handling-timeouts`,
+  'a microservice stopped (SIGTERM) while a send() is pending leaves the Observable pending; timeout() ends it; after a restart the same client connects again',
+  async () => {
+    const {timeout} = nest('rxjs/operators');
+    const mport = await freePort();
+    const first = mathChild(mport);
+    const caller = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port: mport},
+    });
+    try {
+      await first.waitFor('LISTENING');
+      const settled: string[] = [];
+      const request = caller.send({cmd: 'slow'}, {});
+      const plain = lastValueFrom(request).then(
+        (value: unknown) => settled.push(`value ${value}`),
+        (error: any) => settled.push(`error ${error?.message ?? error}`),
+      );
+      const bounded = lastValueFrom(request.pipe(timeout(2500))).catch((error: any) => error);
+      await first.waitFor('SLOW STARTED');
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(null);
+      expect(first.signal).toBe('SIGTERM');
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(settled).toEqual([]);
+      expect((await bounded).name).toBe('TimeoutError');
+      expect(settled).toEqual([]);
+      const second = mathChild(mport);
+      try {
+        await second.waitFor('LISTENING');
+        expect(await lastValueFrom(caller.send({cmd: 'sum'}, [2, 3]))).toBe(5);
+      } finally {
+        await second.kill();
+      }
+      void plain;
+    } finally {
+      caller.close();
+      await first.kill();
+    }
+  },
+  30_000,
 );
