@@ -1,9 +1,19 @@
 /// <reference types="reflect-metadata" />
 import {expect} from 'vitest';
-import {claim, samples, fragment, compileModule, nest, listen, freePort} from '../../lib';
+import {
+  applyEdits,
+  claim,
+  samples,
+  fragment,
+  compileModule,
+  nest,
+  listen,
+  freePort,
+  memoryLogger,
+} from '../../lib';
 import {captureLog} from './_support';
 
-const {Module, Injectable, Controller, Get, Scope, Inject} = nest('@nestjs/common');
+const {Module, Injectable, Controller, Get, Scope, Inject, UseGuards} = nest('@nestjs/common');
 const {NestFactory, REQUEST} = nest('@nestjs/core');
 const {FastifyAdapter} = nest('@nestjs/platform-fastify');
 const page = 'docs/fundamentals/injection-scopes.md';
@@ -158,8 +168,10 @@ function requestApp(CatsService: any) {
   class CatsController {
     constructor(@Inject(CatsService) private readonly catsService: any) {}
     @Get('who')
-    who() {
-      return this.catsService.requestedBy();
+    async who() {
+      // Another request may run while this one waits: each must still see its own header.
+      await new Promise((r) => setTimeout(r, 30));
+      return this.catsService.requestId();
     }
   }
   @Module({controllers: [CatsController], providers: [CatsService]})
@@ -167,26 +179,82 @@ function requestApp(CatsService: any) {
   return AppModule;
 }
 
+/** Raw HTTP, to send a header twice (an array value is sent as repeated header lines). */
+function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string | string[]>,
+): Promise<{status: number; text: string}> {
+  const http = nest('http');
+  const url = new URL(path, base);
+  return new Promise((done, fail) => {
+    const request = http.request(
+      {host: url.hostname, port: url.port, path: url.pathname, method: 'GET', headers},
+      (response: any) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => done({status: response.statusCode, text}));
+      },
+    );
+    request.on('error', fail);
+    request.end();
+  });
+}
+
 for (const lang of ['ts', 'js'] as const) {
   claim(
     `${page}#request-provider`,
-    `CatsService reads the x-user-id header of its own request through REQUEST, "anonymous" without it (${lang})`,
+    `CatsService reads the X-Request-ID header of its own request through REQUEST, "none" without it (${lang})`,
     async () => {
       const {CatsService} = samples(page, {lang, pick: {'cats.service': 2}}).require(
         'cats.service',
       );
       const app = await NestFactory.create(requestApp(CatsService), options);
       const base = await listen(app);
-      const [a, b, c] = await Promise.all([
-        get(base, '/cats/who', {'x-user-id': 'alice'}),
-        get(base, '/cats/who', {'x-user-id': 'bob'}),
+      const [a, b] = await Promise.all([
+        get(base, '/cats/who', {'x-request-id': 'req-1'}),
         get(base, '/cats/who'),
       ]);
-      expect([a.text, b.text, c.text]).toEqual(['alice', 'bob', 'anonymous']);
+      expect([a.text, b.text]).toEqual(['req-1', 'none']);
       await app.close();
     },
   );
 }
+
+claim.abuse(
+  `${page}#request-provider`,
+  "two callers at the same time: each request-scoped CatsService sees its own request only, never the other caller's header",
+  async () => {
+    const {CatsService} = samples(page, {pick: {'cats.service': 2}}).require('cats.service');
+    const app = await NestFactory.create(requestApp(CatsService), options);
+    const base = await listen(app);
+    const ids = Array.from({length: 20}, (_, i) => `caller-${i}`);
+    const answers = await Promise.all(
+      ids.map((id) => get(base, '/cats/who', {'x-request-id': id})),
+    );
+    expect(answers.map((answer) => answer.text)).toEqual(ids);
+    await app.close();
+  },
+);
+
+claim.abuse(
+  `${page}#request-provider`,
+  'a caller-chosen X-Request-ID that is oversized, has spaces or quotes, or is sent twice (joined as "a, b") becomes "none"',
+  async () => {
+    const {CatsService} = samples(page, {pick: {'cats.service': 2}}).require('cats.service');
+    const app = await NestFactory.create(requestApp(CatsService), options);
+    const base = await listen(app);
+    const answers = await Promise.all([
+      get(base, '/cats/who', {'x-request-id': 'a'.repeat(65)}),
+      get(base, '/cats/who', {'x-request-id': 'admin" injected="1'}),
+      rawGet(base, '/cats/who', {'x-request-id': ['first', 'second']}),
+      get(base, '/cats/who', {'x-request-id': 'a'.repeat(64)}),
+    ]);
+    expect(answers.map((answer) => answer.text)).toEqual(['none', 'none', 'none', 'a'.repeat(64)]);
+    await app.close();
+  },
+);
 
 claim(
   `${page}#request-provider`,
@@ -196,55 +264,190 @@ claim(
     const {CatsService} = compileModule(fence.value, 'cats.service.fastify');
     let seen: any;
     class Spy extends CatsService {
-      requestedBy() {
+      requestId() {
         seen = (this as any).request;
-        return super.requestedBy();
+        return super.requestId();
       }
     }
     for (const key of Reflect.getMetadataKeys(CatsService))
       Reflect.defineMetadata(key, Reflect.getMetadata(key, CatsService), Spy);
     const app = await NestFactory.create(requestApp(Spy), new FastifyAdapter(), options);
     const base = await listen(app);
-    expect((await get(base, '/cats/who', {'x-user-id': 'carol'})).text).toBe('carol');
+    expect((await get(base, '/cats/who', {'x-request-id': 'carol-1'})).text).toBe('carol-1');
+    expect((await get(base, '/cats/who', {'x-request-id': 'no good'})).text).toBe('none');
     // The native Fastify request (with .raw), not Node's IncomingMessage.
     expect(seen.raw).toBeDefined();
     await app.close();
   },
 );
 
-claim(
-  `${page}#request-scoped-factory-providers`,
-  "the REQUEST-scoped TENANT_CONNECTION factory runs once per request with that request's x-tenant-id",
-  async () => {
-    const fence = fragment(page, 'request-scoped-factory-providers', 'TENANT_CONNECTION');
-    const calls: string[] = [];
-    const {TenancyModule} = compileModule(
-      fence.value.replace(
+const tenants: Record<string, string[]> = {acme: ['Tom'], globex: ['Felix', 'Garfield']};
+
+/**
+ * The page's TenancyModule with a TenantConnections of the test's (one "pool" per known tenant), a controller
+ * that reads through TENANT_CONNECTION, and an authentication stand-in that sets request.user from a token.
+ */
+function tenancyApp(guards: 'none' | 'tenant') {
+  const fence = fragment(page, 'request-scoped-factory-providers', 'TENANT_CONNECTION');
+  const calls: {tenant: string; userAtFactoryTime: unknown}[] = [];
+  (globalThis as any).__tenancy = {tenants, calls};
+  const {TenancyModule} = compileModule(
+    applyEdits('tenancy.module', fence.value, [
+      [
         "import { TenantConnections } from './tenant-connections';",
         `import { Injectable } from '@nestjs/common';
 @Injectable()
 export class TenantConnections {
-  forTenant(tenant: string) { (globalThis as any).__tenantCalls.push(tenant); return { tenant }; }
+  has(tenant: string) { return Object.prototype.hasOwnProperty.call((globalThis as any).__tenancy.tenants, tenant); }
+  forTenant(tenant: string) { return { tenant, cats: (globalThis as any).__tenancy.tenants[tenant] }; }
 }`,
-      ),
-      'tenancy.module',
-    );
-    (globalThis as any).__tenantCalls = calls;
-    @Controller()
-    class TenantController {
-      constructor(@Inject('TENANT_CONNECTION') private readonly connection: any) {}
-      @Get()
-      tenant() {
-        return this.connection.tenant;
-      }
+      ],
+      [
+        'return connections.forTenant(tenantId);',
+        '(globalThis as any).__tenancy.calls.push({ tenant: tenantId, userAtFactoryTime: (request as any).user }); return connections.forTenant(tenantId);',
+      ],
+    ]),
+    'tenancy.module',
+  );
+  const {TenantGuard} = compileModule(
+    fragment(page, 'request-scoped-factory-providers', 'class TenantGuard').value,
+    'tenant.guard',
+  );
+  const users: Record<string, {name: string; tenantId: string}> = {
+    'token-alice': {name: 'alice', tenantId: 'acme'},
+    'token-bob': {name: 'bob', tenantId: 'globex'},
+  };
+  @Injectable()
+  class AuthenticationGuard {
+    canActivate(context: any) {
+      const request = context.switchToHttp().getRequest();
+      request.user = users[String(request.headers.authorization).replace('Bearer ', '')];
+      return !!request.user;
     }
-    @Module({imports: [TenancyModule], controllers: [TenantController]})
-    class AppModule {}
+  }
+  @Controller('cats')
+  @UseGuards(...(guards === 'tenant' ? [AuthenticationGuard, TenantGuard] : [AuthenticationGuard]))
+  class CatsController {
+    constructor(@Inject('TENANT_CONNECTION') private readonly connection: any) {}
+    @Get()
+    async findAll() {
+      await new Promise((r) => setTimeout(r, 30));
+      return this.connection;
+    }
+  }
+  @Module({imports: [TenancyModule], controllers: [CatsController]})
+  class AppModule {}
+  return {AppModule, calls};
+}
+
+claim(
+  `${page}#request-scoped-factory-providers`,
+  "the REQUEST-scoped TENANT_CONNECTION factory runs once per request with that request's X-Tenant-ID, before the guards (request.user is not set yet)",
+  async () => {
+    const {AppModule, calls} = tenancyApp('tenant');
     const app = await NestFactory.create(AppModule, options);
     const base = await listen(app);
-    expect((await get(base, '/', {'x-tenant-id': 'acme'})).text).toBe('acme');
-    expect((await get(base, '/')).text).toBe('default');
-    expect(calls).toEqual(['acme', 'default']);
+    const answer = await get(base, '/cats', {
+      authorization: 'Bearer token-alice',
+      'x-tenant-id': 'acme',
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toEqual({tenant: 'acme', cats: ['Tom']});
+    expect(calls).toEqual([{tenant: 'acme', userAtFactoryTime: undefined}]);
+    await app.close();
+  },
+);
+
+claim.abuse(
+  `${page}#request-scoped-factory-providers`,
+  'no X-Tenant-ID, an unknown tenant, or the header sent twice: 400 "Unknown or missing X-Tenant-ID header", never a default tenant',
+  async () => {
+    const {AppModule, calls} = tenancyApp('tenant');
+    const app = await NestFactory.create(AppModule, options);
+    const base = await listen(app);
+    const auth = {authorization: 'Bearer token-alice'};
+    const answers = await Promise.all([
+      get(base, '/cats', auth),
+      get(base, '/cats', {...auth, 'x-tenant-id': 'default'}),
+      get(base, '/cats', {...auth, 'x-tenant-id': 'constructor'}),
+      rawGet(base, '/cats', {
+        authorization: 'Bearer token-alice',
+        'x-tenant-id': ['acme', 'globex'],
+      }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.text)).toEqual({
+        statusCode: 400,
+        message: 'Unknown or missing X-Tenant-ID header',
+        error: 'Bad Request',
+      });
+    }
+    expect(calls).toEqual([]);
+    await app.close();
+  },
+);
+
+claim.abuse(
+  `${page}#request-scoped-factory-providers`,
+  "alice (tenant acme) sending X-Tenant-ID: globex reads Globex's data with the factory alone, and gets 403 once TenantGuard runs after authentication",
+  async () => {
+    const forged = {authorization: 'Bearer token-alice', 'x-tenant-id': 'globex'};
+    const open = tenancyApp('none');
+    const unguarded = await NestFactory.create(open.AppModule, options);
+    const leaked = await get(await listen(unguarded), '/cats', forged);
+    expect(JSON.parse(leaked.text)).toEqual({tenant: 'globex', cats: ['Felix', 'Garfield']});
+    await unguarded.close();
+    const guarded = tenancyApp('tenant');
+    const app = await NestFactory.create(guarded.AppModule, options);
+    const base = await listen(app);
+    const refused = await get(base, '/cats', forged);
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.text)).toEqual({
+      statusCode: 403,
+      message: 'Forbidden resource',
+      error: 'Forbidden',
+    });
+    // No token at all: the authentication guard refuses before TenantGuard.
+    expect((await get(base, '/cats', {'x-tenant-id': 'acme'})).status).toBe(403);
+    await app.close();
+  },
+);
+
+claim.abuse(
+  `${page}#request-scoped-factory-providers`,
+  "alice (acme) and bob (globex) at the same time, 10 requests each: every response carries the caller's own tenant",
+  async () => {
+    const {AppModule} = tenancyApp('tenant');
+    const app = await NestFactory.create(AppModule, options);
+    const base = await listen(app);
+    const callers = Array.from({length: 20}, (_, i) =>
+      i % 2 ? {token: 'token-bob', tenant: 'globex'} : {token: 'token-alice', tenant: 'acme'},
+    );
+    const answers = await Promise.all(
+      callers.map((c) =>
+        get(base, '/cats', {authorization: `Bearer ${c.token}`, 'x-tenant-id': c.tenant}),
+      ),
+    );
+    expect(answers.map((a) => JSON.parse(a.text).tenant)).toEqual(callers.map((c) => c.tenant));
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#request-scoped-factory-providers`,
+  "the factory works unchanged on Fastify (it reads request.headers; Express's request.header() is not a function there)",
+  async () => {
+    const {AppModule} = tenancyApp('tenant');
+    const app = await NestFactory.create(AppModule, new FastifyAdapter(), options);
+    const base = await listen(app);
+    const answer = await get(base, '/cats', {
+      authorization: 'Bearer token-bob',
+      'x-tenant-id': 'globex',
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text).tenant).toBe('globex');
+    expect((await get(base, '/cats', {authorization: 'Bearer token-bob'})).status).toBe(400);
     await app.close();
   },
 );
@@ -326,23 +529,25 @@ for (const lang of ['ts', 'js'] as const) {
 for (const lang of ['ts', 'js'] as const) {
   claim(
     `${page}#performance`,
-    `the singleton CatsService and CatsController read the owner from an argument: GET /cats/mine filters by x-user-id (${lang})`,
+    `the singleton CatsService receives the checked X-Request-ID from the singleton CatsController as an argument and logs it; a malformed one becomes "none" (${lang})`,
     async () => {
       const set = samples(page, {under: 'performance', lang});
       const {CatsService} = set.require('cats.service');
       const {CatsController} = set.require('cats.controller');
       @Module({controllers: [CatsController], providers: [CatsService]})
       class AppModule {}
-      const app = await NestFactory.create(AppModule, options);
+      const logs = memoryLogger();
+      const app = await NestFactory.create(AppModule, {logger: logs.logger, abortOnError: false});
       const base = await listen(app);
-      const service = app.get(CatsService);
-      service.cats.push({name: 'Tom', ownerId: 'alice'}, {name: 'Kitty', ownerId: 'anonymous'});
-      expect(JSON.parse((await get(base, '/cats/mine', {'x-user-id': 'alice'})).text)).toEqual([
-        {name: 'Tom', ownerId: 'alice'},
+      app.get(CatsService).cats.push({name: 'Tom', age: 3, breed: 'Tabby'});
+      expect(JSON.parse((await get(base, '/cats', {'x-request-id': 'req-7'})).text)).toEqual([
+        {name: 'Tom', age: 3, breed: 'Tabby'},
       ]);
-      expect(JSON.parse((await get(base, '/cats/mine')).text)).toEqual([
-        {name: 'Kitty', ownerId: 'anonymous'},
-      ]);
+      await get(base, '/cats', {'x-request-id': 'two words'});
+      await get(base, '/cats');
+      expect(
+        logs.lines.filter((line) => line.context === 'CatsService').map((line) => line.message),
+      ).toEqual(['[req-7] listing 1 cat(s)', '[none] listing 1 cat(s)', '[none] listing 1 cat(s)']);
       // Both stay singletons: app.get() works for them.
       expect(app.get(CatsController)).toBeInstanceOf(CatsController);
       await app.close();

@@ -1,7 +1,10 @@
 /// <reference types="reflect-metadata" />
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {expect} from 'vitest';
-import {claim, samples, fragment, compileModule, nest, listen} from '../../lib';
-import {captureLog} from './_support';
+import {applyEdits, claim, samples, fragment, compileModule, nest, listen} from '../../lib';
+import {captureLog, compileInto, plain, runScript} from './_support';
 
 const {Module, Injectable, Controller, Get, Scope, Inject, Global} = nest('@nestjs/common');
 const {NestFactory, ModuleRef, ContextIdFactory, REQUEST} = nest('@nestjs/core');
@@ -246,7 +249,7 @@ const requestCatsService = (lang: 'ts' | 'js') =>
 for (const lang of ['ts', 'js'] as const) {
   claim(
     `${page}#registering-the-request-provider`,
-    `JobsProcessor registers { headers } as the request of its context id, and the request-scoped CatsService reads the job's user (${lang})`,
+    `JobsProcessor registers { headers } as the request of its context id, and the request-scoped CatsService reads the job's request ID (${lang})`,
     async () => {
       const set = samples(page, {
         under: 'registering-the-request-provider',
@@ -259,11 +262,34 @@ for (const lang of ['ts', 'js'] as const) {
       class AppModule {}
       const app = await NestFactory.create(AppModule, options);
       await app.init();
-      expect(await app.get(JobsProcessor).process({userId: 'u-42'})).toBe('u-42');
+      expect(await app.get(JobsProcessor).process({id: '42'})).toBe('job-42');
       await app.close();
     },
   );
 }
+
+claim.abuse(
+  `${page}#registering-the-request-provider`,
+  "jobs processed at the same time each get their own context and request object: none reads another job's",
+  async () => {
+    const set = samples(page, {
+      under: 'registering-the-request-provider',
+      files: {'cats.service': requestCatsService('ts')},
+    });
+    const {JobsProcessor} = set.require('jobs.processor');
+    const {CatsService} = set.require('cats.service');
+    @Module({providers: [JobsProcessor, CatsService]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    const processor = app.get(JobsProcessor);
+    const ids = Array.from({length: 20}, (_, i) => String(i));
+    expect(await Promise.all(ids.map((id) => processor.process({id})))).toEqual(
+      ids.map((id) => `job-${id}`),
+    );
+    await app.close();
+  },
+);
 
 claim(
   `${page}#registering-the-request-provider`,
@@ -337,15 +363,6 @@ for (const lang of ['ts', 'js'] as const) {
         under: 'instantiating-custom-classes-dynamically',
         lang,
         files: {
-          'cats.factory': `import { Dependencies, Injectable } from '@nestjs/common';
-import { BreedsService } from './breeds.service';
-@Injectable()
-@Dependencies(BreedsService)
-export class CatsFactory {
-  constructor(breeds) {
-    this.breeds = breeds;
-  }
-}`,
           'breeds.service': `import { Injectable } from '@nestjs/common';\n@Injectable()\nexport class BreedsService {}`,
         },
       });
@@ -358,7 +375,7 @@ export class CatsFactory {
       await app.init();
       const {catsFactory} = app.get(CatsService);
       expect(catsFactory).toBeInstanceOf(CatsFactory);
-      expect(catsFactory.breeds).toBe(app.get(BreedsService));
+      expect(catsFactory.breedsService).toBe(app.get(BreedsService));
       const another = await app.get(ModuleRef).create(CatsFactory);
       expect(another).not.toBe(catsFactory);
       expect(() => app.get(CatsFactory)).toThrow(/Nest could not find CatsFactory/);
@@ -367,8 +384,37 @@ export class CatsFactory {
   );
 }
 
-claim(
+claim.failure(
   `${page}#instantiating-custom-classes-dynamically`,
+  'CatsFactory without @Injectable(): create() succeeds but hands undefined to BreedsService, without an error',
+  async () => {
+    const set = samples(page, {
+      under: 'instantiating-custom-classes-dynamically',
+      files: {
+        'breeds.service': `import { Injectable } from '@nestjs/common';\n@Injectable()\nexport class BreedsService {}`,
+      },
+      edit: {
+        'cats.factory': [
+          ["import { Injectable } from '@nestjs/common';\n", ''],
+          ['@Injectable()\n', ''],
+        ],
+      },
+    });
+    const {CatsService} = set.require('cats.service');
+    const {BreedsService} = set.require('breeds.service');
+    @Module({providers: [CatsService, BreedsService]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    const {catsFactory} = app.get(CatsService);
+    expect(catsFactory.constructor.name).toBe('CatsFactory');
+    expect(catsFactory.breedsService).toBeUndefined();
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#lookups-on-the-application-object`,
   'app.get() searches every module by default (a provider of an imported module is found)',
   async () => {
     const {BreedsService, CatsModule} = twoModules();
@@ -404,6 +450,122 @@ claim(
     expect(() => moduleRef.get('BreedsService')).toThrow(
       /^Nest could not find BreedsService element/,
     );
+    await app.close();
+  },
+);
+
+/** The page's main.ts fragment, around a request-scoped CatsService, as a script for a child process. */
+function lookupScript(options: string): string {
+  const body = applyEdits(
+    'main',
+    fragment(page, 'lookups-on-the-application-object', 'never runs').value,
+    [
+      ['NestFactory.create(AppModule)', `NestFactory.create(AppModule${options})`],
+      ['// never runs', "console.log('caught: ' + (error as Error).message.split('\\n')[0]);"],
+    ],
+  );
+  return `import { Injectable, Module, Scope } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+@Injectable({ scope: Scope.REQUEST })
+class CatsService {}
+@Module({ providers: [CatsService] })
+class AppModule {}
+async function main() {
+  try {
+    await (await NestFactory.create(AppModule, { logger: ['error'] })).resolve(class Unknown {});
+  } catch (error) {
+    console.log('resolve rejected: ' + (error as Error).message.split('\\n')[0]);
+  }
+${body}
+  console.log('after');
+}
+main();
+`;
+}
+
+claim.failure(
+  `${page}#lookups-on-the-application-object`,
+  'app.get() of a request-scoped provider with the default options: "ERROR [ExceptionHandler] ... is marked as a scoped provider", exit code 1, the catch block never runs; a failing app.resolve() rejects as usual',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-lookup-'));
+    try {
+      compileInto(dir, 'main', lookupScript(''));
+      const result = await runScript(dir, 'run.js', "require('./main');");
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(
+        'resolve rejected: Nest could not find Unknown element (this provider does not exist in the current context)',
+      );
+      expect(result.stdout).not.toMatch(/caught|after/);
+      expect(plain(result.stdout + result.stderr)).toContain(
+        'ERROR [ExceptionHandler] CatsService is marked as a scoped provider.',
+      );
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);
+
+claim(
+  `${page}#lookups-on-the-application-object`,
+  'with { abortOnError: false }, app.get() logs the error and throws it: the catch block runs and the process goes on',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-lookup-'));
+    try {
+      compileInto(dir, 'main', lookupScript(', { abortOnError: false }'));
+      const result = await runScript(dir, 'run.js', "require('./main');");
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(
+        /caught: CatsService is marked as a scoped provider\.[^\n]*\nafter\n$/,
+      );
+      expect(plain(result.stdout + result.stderr)).toContain(
+        'ERROR [ExceptionHandler] CatsService',
+      );
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#getting-current-sub-tree`,
+  "alice's and bob's requests at the same time: each request's audit() calls go to that request's AuditLogger, never to the other's",
+  async () => {
+    const set = samples(page, {
+      under: 'getting-current-sub-tree',
+      files: {'audit-logger': auditLogger},
+    });
+    const {CatsService} = set.require('cats.service');
+    const {AuditLogger} = set.require('audit-logger');
+    @Controller()
+    class AuditController {
+      constructor(
+        @Inject(CatsService) private readonly cats: any,
+        @Inject(REQUEST) private readonly request: any,
+        private readonly moduleRef: any,
+      ) {}
+      @Get()
+      async check() {
+        const user = this.request.headers['x-test-user'];
+        await this.cats.audit(`${user} listed cats`);
+        await new Promise((r) => setTimeout(r, 20));
+        await this.cats.audit(`${user} adopted a cat`);
+        const logger = await this.moduleRef.resolve(
+          AuditLogger,
+          ContextIdFactory.getByRequest(this.request),
+        );
+        return logger.entries.map((entry: string) => entry.replace(/^\S+ /, ''));
+      }
+    }
+    Reflect.defineMetadata('design:paramtypes', [Object, Object, ModuleRef], AuditController);
+    @Module({controllers: [AuditController], providers: [CatsService, AuditLogger]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    const base = await listen(app);
+    const users = ['alice', 'bob', 'alice', 'bob', 'carol', 'dave'];
+    const answers = await Promise.all(
+      users.map(async (user) => (await fetch(base, {headers: {'x-test-user': user}})).json()),
+    );
+    expect(answers).toEqual(users.map((user) => [`${user} listed cats`, `${user} adopted a cat`]));
     await app.close();
   },
 );
