@@ -1,4 +1,6 @@
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync} from 'node:fs';
+import {spawn} from 'node:child_process';
+import {connect} from 'node:net';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, afterEach, beforeAll, expect} from 'vitest';
@@ -32,7 +34,8 @@ afterEach(async () => {
 async function start(controllers: unknown[], imports: unknown[] = []): Promise<string> {
   @Module({imports: imports as any[], controllers: controllers as any[]})
   class AppModule {}
-  const app = await NestFactory.create(AppModule, {logger: false});
+  // abortOnError: false, so that a factory that throws fails the start instead of aborting the worker.
+  const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
   close = () => app.close();
   return listen(app);
 }
@@ -538,7 +541,7 @@ claim(
     const source = fragment(
       page,
       'async-configuration',
-      "configService.get<string>('UPLOAD_DIR')",
+      "configService.get<string>('UPLOAD_DIR'",
     ).value.replace(/;\s*$/, '');
     const {asyncOptions} = compileModule<any>(`
 import { MulterModule } from '@nestjs/platform-express';
@@ -574,5 +577,343 @@ export class CatsController {
       [ConfigModule.forRoot({ignoreEnvFile: true}), unconverted],
     );
     expect((await post(`${loose}/cats`, form(['photo', 1000, 'tom.jpg']))).status).toBe(201);
+  },
+);
+
+// Abuse cases and failure modes.
+
+/** A raw HTTP exchange (fetch cannot send a body that breaks the multipart format or stops halfway). */
+function rawRequest(
+  base: string,
+  head: string,
+  body: string,
+  options: {abortAfter?: number} = {},
+): Promise<string> {
+  const {port, hostname} = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`${head}\r\n\r\n${body}`);
+      if (options.abortAfter !== undefined)
+        setTimeout(() => {
+          socket.destroy();
+          resolve('aborted');
+        }, options.abortAfter);
+    });
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('end', () => resolve(answer));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+const truncatedPart =
+  '--XYZ\r\nContent-Disposition: form-data; name="photo"; filename="tom.jpg"\r\nContent-Type: image/jpeg\r\n\r\nnot finished';
+
+claim.failure(
+  `${page}#file-upload`,
+  "a multipart body that ends inside a part (no closing boundary) stops the whole process on the basic example's route (Multer 1.4.4-lts.1)",
+  async () => {
+    const set = samples(page, {under: 'basic-example'});
+    // The app runs in a child process: the crash must not take the test worker with it.
+    const script = `
+      const { Module } = require('@nestjs/common');
+      const { NestFactory } = require('@nestjs/core');
+      const { CatsController } = require(${JSON.stringify(join(set.dir, 'cats.controller.js'))});
+      class AppModule {}
+      Module({ controllers: [CatsController] })(AppModule);
+      NestFactory.create(AppModule, { logger: false }).then(async (app) => {
+        await app.listen(0, '127.0.0.1');
+        process.stdout.write('PORT ' + app.getHttpServer().address().port + '\\n');
+      });`;
+    const child = spawn(process.execPath, ['-e', script], {cwd: set.dir});
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const port = await new Promise<string>((resolve) =>
+      child.stdout.on('data', (chunk) => {
+        const m = /PORT (\d+)/.exec(String(chunk));
+        if (m) resolve(m[1]);
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+    const base = `http://127.0.0.1:${port}`;
+    // A well-formed upload works first.
+    expect((await post(`${base}/cats/photo`, form(['photo', 10, 'tom.jpg']))).status).toBe(201);
+    await rawRequest(
+      base,
+      `POST /cats/photo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: multipart/form-data; boundary=XYZ\r\nContent-Length: ${truncatedPart.length}`,
+      truncatedPart,
+    ).catch(() => '');
+    const code = await Promise.race([
+      exited,
+      new Promise((r) => setTimeout(() => r('alive'), 5000)),
+    ]);
+    if (code === 'alive') child.kill('SIGKILL');
+    expect(code).toBe(1);
+    expect(stderr).toContain('Error: Unexpected end of form');
+  },
+);
+
+claim.failure(
+  `${page}#file-upload`,
+  'on Fastify a multipart request gets 415 Unsupported Media Type before the interceptor runs',
+  async () => {
+    const {FastifyAdapter} = nest('@nestjs/platform-fastify');
+    const {CatsController} = samples(page, {under: 'basic-example'}).require('cats.controller');
+    @Module({controllers: [CatsController]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, new FastifyAdapter(), {logger: false});
+    close = () => app.close();
+    const response = await post(`${await listen(app)}/cats/photo`, form(['photo', 10, 'tom.jpg']));
+    expect(response.status).toBe(415);
+    expect((await response.json()).message).toMatch(
+      /^Unsupported Media Type: multipart\/form-data/,
+    );
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#basic-example`,
+    `a request without the photo field, or not multipart at all, gets the page's 400 instead of a 500 (${lang})`,
+    async () => {
+      const {CatsController} = samples(page, {under: 'basic-example', lang}).require(
+        'cats.controller',
+      );
+      const base = await start([CatsController]);
+      for (const response of [
+        await post(`${base}/cats/photo`, form(['caption', 'no photo'])),
+        await post(`${base}/cats/photo`, '{"photo":"x"}', {'content-type': 'application/json'}),
+      ]) {
+        expect(response.status).toBe(400);
+        expect((await response.json()).message).toBe('The photo field is required');
+      }
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#basic-example`,
+  'a multipart Content-Type without a boundary fails inside Multer with a 500',
+  async () => {
+    const {CatsController} = samples(page, {under: 'basic-example'}).require('cats.controller');
+    const base = await start([CatsController]);
+    const response = await post(`${base}/cats/photo`, 'abc', {
+      'content-type': 'multipart/form-data',
+    });
+    expect(response.status).toBe(500);
+  },
+);
+
+claim.abuse(
+  `${page}#storage-limits-and-filters`,
+  'Multer sets no limits: the basic example takes a 30 MB file into memory',
+  async () => {
+    const {CatsController} = samples(page, {under: 'basic-example'}).require('cats.controller');
+    const base = await start([CatsController]);
+    const response = await post(`${base}/cats/photo`, form(['photo', 30 * 1024 * 1024, 'big.jpg']));
+    expect(response.status).toBe(201);
+    expect((await response.json()).size).toBe(30 * 1024 * 1024);
+  },
+);
+
+claim.abuse(
+  `${page}#storage-limits-and-filters`,
+  "diskStorage: a ../../ file name stays in the folder (originalname is the last segment), but the client's .html extension is kept",
+  async () => {
+    const base = await start([controllerAround('storage-limits-and-filters', 'diskStorage({')]);
+    const response = await post(
+      `${base}/cats/photo`,
+      form(['photo', 10, '../../public/evil.html', 'image/jpeg']),
+    );
+    const {path} = await response.json();
+    expect(path).toMatch(/^uploads\/photos\/\d+-\d+\.html$/);
+    expect(existsSync(join(workdir, path))).toBe(true);
+    expect(existsSync(join(workdir, 'public'))).toBe(false);
+  },
+);
+
+claim.abuse(
+  `${page}#storage-limits-and-filters`,
+  'diskStorage: a client that drops the connection halfway leaves its partial file in the folder',
+  async () => {
+    const base = await start([controllerAround('storage-limits-and-filters', 'diskStorage({')]);
+    const folder = join(workdir, 'uploads', 'photos');
+    const before = new Set(readdirSync(folder));
+    const part =
+      '--B\r\nContent-Disposition: form-data; name="photo"; filename="half.jpg"\r\nContent-Type: image/jpeg\r\n\r\n';
+    await rawRequest(
+      base,
+      'POST /cats/photo HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: 1000000',
+      part + 'x'.repeat(5000),
+      {abortAfter: 300},
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const left = readdirSync(folder).filter((name) => !before.has(name));
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(/^\d+-\d+\.jpg$/);
+    expect(statSync(join(folder, left[0])).size).toBe(5000);
+  },
+);
+
+claim.failure(
+  `${page}#storage-limits-and-filters`,
+  'diskStorage creates its destination when the class is loaded: deleted afterwards, every upload fails with 500',
+  async () => {
+    const folder = join(workdir, 'uploads', 'photos');
+    rmSync(folder, {recursive: true, force: true});
+    // Loading the controller (its decorators call diskStorage()) creates the folder again.
+    const CatsController = controllerAround('storage-limits-and-filters', 'diskStorage({');
+    expect(existsSync(folder)).toBe(true);
+    const base = await start([CatsController]);
+    expect((await post(`${base}/cats/photo`, form(['photo', 10, 'a.jpg']))).status).toBe(201);
+    rmSync(folder, {recursive: true, force: true});
+    try {
+      expect((await post(`${base}/cats/photo`, form(['photo', 10, 'a.jpg']))).status).toBe(500);
+    } finally {
+      mkdirSync(folder, {recursive: true});
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#storage-limits-and-filters`,
+  'the fileFilter trusts the declared type: an HTML page sent as image/jpeg passes it',
+  async () => {
+    const {CatsController} = compileModule<any>(`
+import { Controller, Post, UploadedFile, UnsupportedMediaTypeException, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+const options = ${fragment(page, 'storage-limits-and-filters', 'fileFilter:')
+      .value.replace(/^FileInterceptor\('photo', /, '')
+      .replace(/\);\s*$/, '')};
+@Controller('cats')
+export class CatsController {
+  @Post('photo')
+  @UseInterceptors(FileInterceptor('photo', options))
+  upload(@UploadedFile() photo: any) {
+    return { type: photo.mimetype, start: photo.buffer.toString('utf8', 0, 15) };
+  }
+}
+`);
+    const base = await start([CatsController]);
+    const data = new FormData();
+    data.append(
+      'photo',
+      new Blob(['<html><script>alert(1)</script></html>'], {type: 'image/jpeg'}),
+      'cat.jpg',
+    );
+    const response = await post(`${base}/cats/photo`, data);
+    expect(response.status).toBe(201);
+    expect(await response.json()).toEqual({type: 'image/jpeg', start: '<html><script>a'});
+  },
+);
+
+claim.abuse(
+  `${page}#storage-limits-and-filters`,
+  'a file refused for its size leaves nothing in the disk storage folder',
+  async () => {
+    const {CatsController} = compileModule<any>(`
+import { Controller, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { diskStorage } from 'multer';
+@Controller('cats')
+export class CatsController {
+  @Post('photo')
+  @UseInterceptors(FileInterceptor('photo', { storage: diskStorage({ destination: './uploads/limited' }), limits: { fileSize: 1000 } }))
+  upload(@UploadedFile() photo: any) {
+    return { path: photo.path };
+  }
+}
+`);
+    const base = await start([CatsController]);
+    const response = await post(`${base}/cats/photo`, form(['photo', 5000, 'big.jpg']));
+    expect(response.status).toBe(413);
+    expect(readdirSync(join(workdir, 'uploads', 'limited'))).toEqual([]);
+  },
+);
+
+claim.abuse(
+  `${page}#any-files`,
+  'AnyFilesInterceptor() without limits takes 300 files under 300 made-up field names in one request',
+  async () => {
+    const {CatsController} = samples(page, {under: 'any-files'}).require('cats.controller');
+    const base = await start([CatsController]);
+    const parts = Array.from({length: 300}, (_, i): Part => [`field${i}`, 10, `f${i}.jpg`]);
+    const response = await post(`${base}/cats/attachments`, form(...parts));
+    expect(response.status).toBe(201);
+    expect(await response.json()).toHaveLength(300);
+  },
+);
+
+async function factoryApp(): Promise<string> {
+  const {ConfigModule} = nest('@nestjs/config');
+  const source = fragment(
+    page,
+    'async-configuration',
+    "configService.get<string>('UPLOAD_DIR'",
+  ).value.replace(/;\s*$/, '');
+  const {asyncOptions} = compileModule<any>(`
+import { MulterModule } from '@nestjs/platform-express';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+export const asyncOptions = () => ${source};
+`);
+  const {CatsController} = compileModule<any>(`
+import { Controller, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+@Controller('cats')
+export class CatsController {
+  @Post() @UseInterceptors(FileInterceptor('photo'))
+  a(@UploadedFile() photo: any) { return { size: photo.size, path: photo.path ?? null }; }
+}
+`);
+  return start([CatsController], [ConfigModule.forRoot({ignoreEnvFile: true}), asyncOptions()]);
+}
+
+claim.failure(
+  `${page}#async-configuration`,
+  "UPLOAD_MAX_BYTES and UPLOAD_DIR missing: the factory's defaults apply (5 MB, ./uploads); Number(undefined) alone would store every file with zero bytes, in memory",
+  async () => {
+    delete process.env.UPLOAD_MAX_BYTES;
+    delete process.env.UPLOAD_DIR;
+    const base = await factoryApp();
+    const small = await (await post(`${base}/cats`, form(['photo', 1000, 'a.jpg']))).json();
+    expect(small.size).toBe(1000);
+    expect(small.path).toMatch(/^uploads\/[0-9a-f]{32}$/);
+    expect((await post(`${base}/cats`, form(['photo', 5 * 1024 * 1024, 'big.jpg']))).status).toBe(
+      413,
+    );
+    await close?.();
+    // What the defaults and the check prevent: a NaN limit and no dest.
+    const {CatsController} = compileModule<any>(`
+import { Controller, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+@Controller('cats')
+export class CatsController {
+  @Post() @UseInterceptors(FileInterceptor('photo', { dest: undefined, limits: { fileSize: Number(undefined) } }))
+  a(@UploadedFile() photo: any) { return { size: photo.size, inMemory: Buffer.isBuffer(photo.buffer) }; }
+}
+`);
+    const loose = await start([CatsController]);
+    expect(await (await post(`${loose}/cats`, form(['photo', 1000, 'a.jpg']))).json()).toEqual({
+      size: 0,
+      inMemory: true,
+    });
+  },
+);
+
+claim.failure(
+  `${page}#async-configuration`,
+  'UPLOAD_MAX_BYTES that is not a size (abc) stops the application at startup with the factory message',
+  async () => {
+    process.env.UPLOAD_MAX_BYTES = 'abc';
+    try {
+      await expect(factoryApp()).rejects.toThrow(
+        'UPLOAD_MAX_BYTES must be a positive whole number of bytes',
+      );
+    } finally {
+      delete process.env.UPLOAD_MAX_BYTES;
+    }
   },
 );
