@@ -1,6 +1,10 @@
-import {expect} from 'vitest';
-import {claim, samples, nest} from '../../lib';
-import {start, call, answersWithin, platforms, pageSamples} from './_support';
+import {expect, vi} from 'vitest';
+import {spawnSync} from 'node:child_process';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join, resolve} from 'node:path';
+import {claim, samples, nest, expectOutput, fragment} from '../../lib';
+import {start, call, answersWithin, platforms, pageSamples, onClose} from './_support';
 
 const common = nest('@nestjs/common');
 const {
@@ -866,5 +870,493 @@ claim(
       'Mapped {/cats/:id, PUT} route',
       'Mapped {/cats/:id, DELETE} route',
     ]);
+  },
+);
+
+// Review 4: what the generator writes, query values that are not strings, redirects, hosts chosen by the
+// client, broken and oversized bodies, and files sent without @Res().
+
+claim(
+  `${page}#controllers`,
+  `nest g resource cats (@nestjs/schematics 8.0.11, REST, CRUD) writes an empty CreateCatDto and no validation anywhere`,
+  async () => {
+    const {SchematicTestRunner} = nest('@angular-devkit/schematics/testing');
+    const runner = new SchematicTestRunner(
+      '@nestjs/schematics',
+      require.resolve('@nestjs/schematics/dist/collection.json', {
+        paths: [resolve(__dirname, '..', '..')],
+      }),
+    );
+    const tree = await runner
+      .runSchematicAsync('resource', {name: 'cats', type: 'rest', crud: true, skipImport: true})
+      .toPromise();
+    expectOutput(page, 'generated-create-dto', tree.readContent('/cats/dto/create-cat.dto.ts'));
+    expect(tree.readContent('/cats/cats.controller.ts')).toContain(
+      '@Body() createCatDto: CreateCatDto',
+    );
+    for (const file of tree.files) {
+      expect(tree.readContent(file), file).not.toMatch(/ValidationPipe|class-validator/);
+    }
+  },
+);
+
+claim(
+  `${page}#redirection`,
+  `@Redirect() without a url, on a handler that returns nothing, answers 302 with an empty Location header`,
+  async () => {
+    @Controller('cats')
+    class Nowhere {
+      @Get('nowhere')
+      @Redirect()
+      nowhere() {}
+    }
+    const {base} = await start([Nowhere]);
+    const reply = await call(base, 'GET', '/cats/nowhere');
+    expect([reply.status, reply.headers.location]).toEqual([302, '']);
+  },
+);
+
+claim.abuse(
+  `${page}#redirection`,
+  `the guide handler only ever redirects to its two known URLs, whatever the client sends as version (repeated, bracketed, a URL)`,
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 8}}).require(
+      'cats.controller',
+    );
+    const {base} = await start([CatsController]);
+    const known = ['https://example.com/guides/v1', 'https://example.com/guides/latest'];
+    for (const query of [
+      'version=1&version=1',
+      'version[$ne]=2',
+      'version=https://evil.example/',
+      'version=%2F%2Fevil.example',
+      'version= 1',
+    ]) {
+      const reply = await call(base, 'GET', `/cats/guide?${query}`);
+      expect([reply.status, known.includes(String(reply.headers.location))], query).toEqual([
+        302,
+        true,
+      ]);
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#redirection`,
+  `a handler that returns the url of a ?next= parameter redirects to any site the link names (the open redirect the page warns about)`,
+  async () => {
+    @Controller('auth')
+    class Open {
+      @Get('done')
+      @Redirect('/')
+      done(@Query('next') next: string) {
+        return {url: next};
+      }
+    }
+    const {base} = await start([Open]);
+    const reply = await call(base, 'GET', '/auth/done?next=https://evil.example/login');
+    expect([reply.status, reply.headers.location]).toEqual([302, 'https://evil.example/login']);
+  },
+);
+
+@Controller('cats')
+class QueryController {
+  @Get()
+  findAll(@Query() query: Record<string, unknown>) {
+    return query;
+  }
+
+  @Get('breed')
+  breed(@Query('breed') breed: string) {
+    return breed.toLowerCase();
+  }
+}
+
+claim(
+  `${page}#query-values-are-not-always-strings`,
+  `on Express a repeated key arrives as an array and brackets build objects; Fastify gives the array but keeps the bracketed key as its name`,
+  async () => {
+    const path = '/cats?breed=Persian&breed=Siamese&age[$gt]=1';
+    const express = await start([QueryController]);
+    expectOutput(page, 'query-shapes', (await call(express.base, 'GET', path)).json());
+    const fastify = await start([QueryController], {platform: 'fastify'});
+    expect((await call(fastify.base, 'GET', path)).json()).toEqual({
+      breed: ['Persian', 'Siamese'],
+      'age[$gt]': '1',
+    });
+    expect((await call(express.base, 'GET', '/cats?a[b][c]=1')).json()).toEqual({
+      a: {b: {c: '1'}},
+    });
+  },
+);
+
+claim.abuse(
+  `${page}#query-values-are-not-always-strings`,
+  `a handler that calls a string method on @Query('breed') answers 500 to ?breed=a&breed=b and to ?breed[$ne]=x`,
+  async () => {
+    const {base} = await start([QueryController]);
+    expect((await call(base, 'GET', '/cats/breed?breed=Persian')).text).toBe('persian');
+    for (const query of ['breed=a&breed=b', 'breed[$ne]=x']) {
+      const reply = await call(base, 'GET', `/cats/breed?${query}`);
+      expect([reply.status, reply.json()], query).toEqual([
+        500,
+        {statusCode: 500, message: 'Internal server error'},
+      ]);
+    }
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#full-resource-sample`,
+    `GET /cats?breed[$ne]=x is refused with 400 "breed must be a string" before findAll() runs (${lang})`,
+    async () => {
+      const {CatsController} = pageSamples(page, {under: 'full-resource-sample', lang}).require(
+        'cats.controller',
+      );
+      const {base} = await start([CatsController]);
+      const reply = await call(base, 'GET', '/cats?breed[$ne]=x');
+      expect(reply.status).toBe(400);
+      expectOutput(page, 'query-validation-error', reply.text);
+      expect((await call(base, 'GET', '/cats?breed=Persian')).text).toBe(
+        'This action returns up to 10 cats',
+      );
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#full-resource-sample`,
+  `a repeated limit (?limit=10&limit=20) is refused with 400`,
+  async () => {
+    const {CatsController} = samples(page, {under: 'full-resource-sample'}).require(
+      'cats.controller',
+    );
+    const {base} = await start([CatsController]);
+    const reply = await call(base, 'GET', '/cats?limit=10&limit=20');
+    expect([reply.status, reply.json().message]).toEqual([
+      400,
+      [
+        'limit must not be greater than 100',
+        'limit must not be less than 1',
+        'limit must be an integer number',
+      ],
+    ]);
+  },
+);
+
+claim.abuse(
+  `${page}#full-resource-sample`,
+  `a limit that is not a whole number between 1 and 100 (abc, 2.5, 0, 1000) is refused with 400; ?limit=20 reaches the handler as a number`,
+  async () => {
+    const {CatsController} = samples(page, {under: 'full-resource-sample'}).require(
+      'cats.controller',
+    );
+    const {base} = await start([CatsController]);
+    for (const limit of ['abc', '2.5', '0', '1000']) {
+      expect((await call(base, 'GET', `/cats?limit=${limit}`)).status, limit).toBe(400);
+    }
+    expect((await call(base, 'GET', '/cats?limit=20')).text).toBe(
+      'This action returns up to 20 cats',
+    );
+  },
+);
+
+claim.abuse(
+  `${page}#full-resource-sample`,
+  `keys the query DTO does not declare (?owner[$ne]=x) are dropped by whitelist: true before the handler sees the query`,
+  async () => {
+    const set = samples(page, {
+      under: 'full-resource-sample',
+      edit: {
+        'cats.controller': [
+          ['return `This action returns up to ${query.limit ?? 10} cats`;', 'return query;'],
+        ],
+      },
+    });
+    const {CatsController} = set.require('cats.controller');
+    const {base} = await start([CatsController]);
+    expect((await call(base, 'GET', '/cats?limit=5&owner[$ne]=x&isAdmin=true')).json()).toEqual({
+      limit: 5,
+    });
+  },
+);
+
+claim(
+  `${page}#full-resource-sample`,
+  `without expectedType, the JavaScript half's ValidationPipe has no class and lets ?breed[$ne]=x through (js)`,
+  async () => {
+    const {CatsController} = pageSamples(page, {
+      under: 'full-resource-sample',
+      lang: 'js',
+      edit: {'cats.controller': [[', expectedType: ListAllEntities', '']]},
+    }).require('cats.controller');
+    const {base} = await start([CatsController]);
+    expect((await call(base, 'GET', '/cats?breed[$ne]=x&limit=abc')).text).toBe(
+      'This action returns up to abc cats',
+    );
+  },
+);
+
+claim.abuse(
+  `${page}#sub-domain-routing`,
+  `any client reaches the admin.example.com controller by sending that Host header: host routing is not access control`,
+  async () => {
+    const {AdminController} = samples(page, {under: 'sub-domain-routing'}).require(
+      'admin.controller',
+    );
+    const {base} = await start([AdminController]);
+    // The request goes to 127.0.0.1; only the Host header names the admin site.
+    expect((await call(base, 'GET', '/', {headers: {host: 'admin.example.com'}})).text).toBe(
+      'Admin page',
+    );
+  },
+);
+
+claim.abuse(
+  `${page}#sub-domain-routing`,
+  `:account captures everything before .example.com (a.b), keeps the client's letter case (ACME), and ignores the port`,
+  async () => {
+    const {AccountsController} = samples(page, {under: 'sub-domain-routing'}).require(
+      'accounts.controller',
+    );
+    const {base} = await start([AccountsController]);
+    const account = async (host: string) => (await call(base, 'GET', '/', {headers: {host}})).text;
+    expect(await account('a.b.example.com')).toBe('Welcome to the a.b account');
+    expect(await account('ACME.example.com')).toBe('Welcome to the ACME account');
+    expect(await account('acme.example.com:8443')).toBe('Welcome to the acme account');
+    expect(
+      (await call(base, 'GET', '/', {headers: {host: 'acme.example.com.evil.test'}})).status,
+    ).toBe(404);
+  },
+);
+
+claim.failure(
+  `${page}#sub-domain-routing`,
+  `on Fastify, a host-bound controller next to an ordinary one with the same method and path cannot start: listen() rejects`,
+  async () => {
+    const {AdminController} = samples(page, {under: 'sub-domain-routing'}).require(
+      'admin.controller',
+    );
+    @Controller()
+    class Home {
+      @Get()
+      index() {
+        return 'home';
+      }
+    }
+    @Module({controllers: [AdminController, Home]})
+    class AppModule {}
+    const {NestFactory} = nest('@nestjs/core');
+    const {FastifyAdapter} = nest('@nestjs/platform-fastify');
+    const app = await NestFactory.create(AppModule, new FastifyAdapter(), {logger: false});
+    onClose(() => app.close());
+    await expect(app.listen(0, '127.0.0.1')).rejects.toThrow(
+      "Method 'GET' already declared for route '/' with constraints '{}'",
+    );
+  },
+);
+
+claim.abuse(
+  `${page}#request-object`,
+  `a forged X-Forwarded-For header does not change request.ip in the sample (Express trusts no proxy by default)`,
+  async () => {
+    const {CatsController} = samples(page, {under: 'request-object'}).require('cats.controller');
+    const {base} = await start([CatsController]);
+    const reply = await call(base, 'GET', '/cats', {headers: {'x-forwarded-for': '203.0.113.9'}});
+    expect(reply.text).toBe('This action returns all cats (requested from 127.0.0.1)');
+  },
+);
+
+claim.abuse(
+  `${page}#request-payloads`,
+  `a body that is not valid JSON is answered 400 Bad Request with the parser's message (Express)`,
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 13}}).require(
+      'cats.controller',
+    );
+    const {base} = await start([CatsController]);
+    const reply = await call(base, 'POST', '/cats', {body: '{"name": "Tom",}'});
+    expect(reply.status).toBe(400);
+    expect(reply.json()).toMatchObject({statusCode: 400, error: 'Bad Request'});
+    expect(reply.json().message).toMatch(/JSON/);
+  },
+);
+
+claim.abuse(
+  `${page}#request-payloads`,
+  `on Express, a JSON body over 100 kb is answered 413 "request entity too large"`,
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 13}}).require(
+      'cats.controller',
+    );
+    const {base} = await start([CatsController]);
+    const under = await call(base, 'POST', '/cats', {body: {name: 'x'.repeat(90 * 1024)}});
+    expect(under.status).toBe(201);
+    const over = await call(base, 'POST', '/cats', {body: {name: 'x'.repeat(101 * 1024)}});
+    expect(over.status).toBe(413);
+    expectOutput(page, 'body-too-large', over.text);
+  },
+);
+
+claim.abuse(
+  `${page}#request-payloads`,
+  `on Fastify, the same 101 kb body is accepted and a body over 1 MiB is answered 413`,
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 13}}).require(
+      'cats.controller',
+    );
+    const {base} = await start([CatsController], {platform: 'fastify'});
+    expect((await call(base, 'POST', '/cats', {body: {name: 'x'.repeat(101 * 1024)}})).status).toBe(
+      201,
+    );
+    const over = await call(base, 'POST', '/cats', {body: {name: 'x'.repeat(1100 * 1024)}});
+    expect([over.status, over.json().statusCode]).toEqual([413, 413]);
+  },
+);
+
+claim(
+  `${page}#request-payloads`,
+  `with bodyParser: false and Express's json({ limit: '1mb' }), a 200 kb body is accepted and a 1.1 MB body is refused with 413`,
+  async () => {
+    const set = samples(page, {
+      pick: {'cats.controller': 13},
+      files: {
+        main: fragment(page, 'request-payloads', 'bodyParser: false').value,
+        'app.module': `import { Module } from '@nestjs/common';\nimport { CatsController } from './cats.controller';\n@Module({ controllers: [CatsController] })\nexport class AppModule {}\n`,
+      },
+      edit: {
+        main: [
+          [
+            'await app.listen(3000);',
+            'await app.listen(0, "127.0.0.1"); (globalThis as any).__bodyLimitApp = app;',
+          ],
+          [
+            'NestFactory.create(AppModule, { bodyParser: false })',
+            'NestFactory.create(AppModule, { bodyParser: false, logger: false })',
+          ],
+        ],
+      },
+    });
+    set.require('main');
+    const app = await vi.waitFor(
+      () => {
+        const started = (globalThis as any).__bodyLimitApp;
+        if (!started) throw new Error('not listening yet');
+        return started;
+      },
+      {timeout: 5000},
+    );
+    delete (globalThis as any).__bodyLimitApp;
+    onClose(() => app.close());
+    const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    const ok = await call(base, 'POST', '/cats', {body: {name: 'x'.repeat(200 * 1024)}});
+    expect(ok.status).toBe(201);
+    const over = await call(base, 'POST', '/cats', {body: {name: 'x'.repeat(1100 * 1024)}});
+    expect(over.status).toBe(413);
+  },
+);
+
+claim.abuse(
+  `${page}#request-payloads`,
+  `without validation, a string age and an array body reach the handler as sent`,
+  async () => {
+    @Controller('cats')
+    class Echo {
+      @Post()
+      create(@Body() body: unknown) {
+        return {body, isArray: Array.isArray(body)};
+      }
+    }
+    const {base} = await start([Echo]);
+    expect((await call(base, 'POST', '/cats', {body: {name: 'Tom', age: 'three'}})).json()).toEqual(
+      {body: {name: 'Tom', age: 'three'}, isArray: false},
+    );
+    expect(
+      (await call(base, 'POST', '/cats', {body: [{name: 'Tom'}, {name: 'Felix'}]})).json(),
+    ).toEqual({body: [{name: 'Tom'}, {name: 'Felix'}], isArray: true});
+  },
+);
+
+/** The catalog sample with the file looked up in a temporary folder instead of the working directory. */
+function catalogController(lang: 'ts' | 'js', dir: string) {
+  return pageSamples(page, {
+    lang,
+    pick: {'cats.controller': 17},
+    edit: {
+      'cats.controller': [
+        ["join(process.cwd(), 'catalog.pdf')", `join(${JSON.stringify(dir)}, 'catalog.pdf')`],
+      ],
+    },
+  }).require('cats.controller').CatsController;
+}
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(
+    `${page}#library-specific-approach`,
+    `returning a StreamableFile sends the file's bytes with Content-Type application/pdf, without @Res() (${lang})`,
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'catalog-'));
+      onClose(async () => rmSync(dir, {recursive: true, force: true}));
+      writeFileSync(join(dir, 'catalog.pdf'), '%PDF-1.4 cats');
+      const {base} = await start([catalogController(lang, dir)]);
+      const reply = await call(base, 'GET', '/cats/catalog');
+      expect([reply.status, reply.headers['content-type'], reply.text]).toEqual([
+        200,
+        'application/pdf',
+        '%PDF-1.4 cats',
+      ]);
+    },
+  );
+}
+
+claim.failure(
+  `${page}#library-specific-approach`,
+  `when catalog.pdf is missing, the sample answers the standard 500 and the application keeps serving`,
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catalog-'));
+    onClose(async () => rmSync(dir, {recursive: true, force: true}));
+    const {base} = await start([catalogController('ts', dir)]);
+    const missing = await call(base, 'GET', '/cats/catalog');
+    expect([missing.status, missing.json()]).toEqual([
+      500,
+      {statusCode: 500, message: 'Internal server error'},
+    ]);
+    writeFileSync(join(dir, 'catalog.pdf'), '%PDF-1.4 cats');
+    expect((await call(base, 'GET', '/cats/catalog')).status).toBe(200);
+  },
+);
+
+claim.failure(
+  `${page}#library-specific-approach`,
+  `a StreamableFile of a read stream whose file does not exist ends the whole process (an unhandled 'error' event), observed in a child process`,
+  async () => {
+    const script = `
+      require('reflect-metadata');
+      const { Controller, Get, Module, StreamableFile } = require('@nestjs/common');
+      const { NestFactory } = require('@nestjs/core');
+      const { createReadStream } = require('fs');
+      class CatsController { catalog() { return new StreamableFile(createReadStream('/nonexistent/catalog.pdf')); } }
+      Get('catalog')(CatsController.prototype, 'catalog', Object.getOwnPropertyDescriptor(CatsController.prototype, 'catalog'));
+      Controller('cats')(CatsController);
+      class AppModule {}
+      Module({ controllers: [CatsController] })(AppModule);
+      (async () => {
+        const app = await NestFactory.create(AppModule, { logger: false });
+        await app.listen(0, '127.0.0.1');
+        const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+        fetch(url + '/cats/catalog').catch(() => undefined);
+        setTimeout(() => { console.log('STILL RUNNING'); process.exit(0); }, 2000);
+      })();
+    `;
+    const run = spawnSync(process.execPath, ['-e', script], {
+      cwd: resolve(__dirname, '..', '..'),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).not.toContain('STILL RUNNING');
+    expect(run.stderr).toContain("Unhandled 'error' event");
+    expect(run.stderr).toContain('ENOENT');
   },
 );
