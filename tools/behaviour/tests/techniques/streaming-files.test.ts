@@ -1,5 +1,6 @@
 import {spawnSync} from 'node:child_process';
-import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync} from 'node:fs';
+import {request} from 'node:http';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, afterEach, beforeAll, expect} from 'vitest';
@@ -50,9 +51,10 @@ async function start(
 function controllerAround(section: string, contains: string, imports = ''): any {
   const method = fragment(page, section, contains).value;
   return compileModule<any>(`
-import { Controller, Get, Header, NotFoundException, StreamableFile } from '@nestjs/common';
-import { createReadStream, existsSync } from 'fs';
-import { join } from 'path';
+import { Controller, Get, Header, NotFoundException, Param, Res, StreamableFile } from '@nestjs/common';
+import { Response } from 'express';
+import { createReadStream, existsSync, statSync } from 'fs';
+import { join, resolve, sep } from 'path';
 ${imports}
 @Controller('reports')
 export class ReportsController {
@@ -300,5 +302,141 @@ claim(
     const base = await start(unchecked(), 'fastify');
     expect((await fetch(`${base}/reports/plain`)).status).toBe(500);
     expect((await fetch(`${base}/reports/plain`)).status).toBe(500);
+  },
+);
+
+// Abuse cases and failure modes.
+
+/** Open file descriptors of this process that point at `file`. */
+function openDescriptors(file: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+/** Starts `count` downloads of `path`, each dropped by the client after the first 64 KB. */
+async function cancelledDownloads(base: string, path: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 1) {
+    await new Promise<void>((done) => {
+      const req = request(`${base}${path}`, (res) => {
+        let received = 0;
+        res.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > 64 * 1024) {
+            req.destroy();
+            setTimeout(done, 100);
+          }
+        });
+      });
+      req.on('error', () => undefined);
+      req.end();
+    });
+  }
+  await new Promise((r) => setTimeout(r, 300));
+}
+
+/** Runs `body` with reports/latest.csv replaced by a 20 MB file. */
+async function withLargeReport(body: (file: string) => Promise<void>): Promise<void> {
+  const file = join(workdir, 'reports', 'latest.csv');
+  writeFileSync(file, Buffer.alloc(20 * 1024 * 1024, 65));
+  try {
+    await body(file);
+  } finally {
+    writeFileSync(file, csv);
+  }
+}
+
+claim.failure(
+  `${page}#streamable-file-class`,
+  "on Express, each download the client cancels leaves the first sample's file descriptor open; the page's close listener closes it",
+  async () => {
+    await withLargeReport(async (file) => {
+      const {ReportsController} = samples(page, {under: 'streamable-file-class'}).require(
+        'reports.controller',
+      );
+      const base = await start(ReportsController);
+      const before = openDescriptors(file);
+      await cancelledDownloads(base, '/reports/latest', 3);
+      expect(openDescriptors(file) - before).toBe(3);
+      await close?.();
+      close = undefined;
+      const Closing = controllerAround('streamable-file-class', "res.on('close'");
+      const guarded = await start(Closing);
+      const again = openDescriptors(file);
+      await cancelledDownloads(guarded, '/reports/latest', 3);
+      expect(openDescriptors(file)).toBe(again);
+      // A complete download still gets the whole file.
+      expect((await (await fetch(`${guarded}/reports/latest`)).arrayBuffer()).byteLength).toBe(
+        20 * 1024 * 1024,
+      );
+    });
+  },
+);
+
+claim.failure(
+  `${page}#streamable-file-class`,
+  'on Fastify, a cancelled download of the first sample leaves no descriptor open (Fastify destroys the stream)',
+  async () => {
+    await withLargeReport(async (file) => {
+      const {ReportsController} = samples(page, {under: 'streamable-file-class'}).require(
+        'reports.controller',
+      );
+      const base = await start(ReportsController, 'fastify');
+      const before = openDescriptors(file);
+      await cancelledDownloads(base, '/reports/latest', 3);
+      expect(openDescriptors(file)).toBe(before);
+    });
+  },
+);
+
+claim.abuse(
+  `${page}#file-names-from-the-request`,
+  "..%2F in the name reaches the handler as ../ on both platforms; the page's check answers 404 for it, for an absolute name and for a folder, and serves a file of the folder",
+  async () => {
+    writeFileSync(join(workdir, 'secret.txt'), 'DB_PASSWORD=hunter2');
+    mkdirSync(join(workdir, 'reports', 'archive'), {recursive: true});
+    const Checked = controllerAround('file-names-from-the-request', "@Get(':name')");
+    const naive = compileModule<any>(`
+import { Controller, Get, Param, StreamableFile } from '@nestjs/common';
+import { createReadStream } from 'fs';
+import { join } from 'path';
+@Controller('naive')
+export class NaiveController {
+  @Get(':name')
+  get(@Param('name') name: string) {
+    return new StreamableFile(createReadStream(join(process.cwd(), 'reports', name)));
+  }
+}
+`).NaiveController;
+    for (const platform of ['express', 'fastify'] as const) {
+      @Module({controllers: [Checked, naive]})
+      class AppModule {}
+      const app =
+        platform === 'fastify'
+          ? await NestFactory.create(AppModule, new FastifyAdapter(), {logger: false})
+          : await NestFactory.create(AppModule, {logger: false});
+      close = () => app.close();
+      const base = await listen(app);
+      // What the check prevents: the same name in a plain join() reads the file outside the folder.
+      expect(await (await fetch(`${base}/naive/..%2Fsecret.txt`)).text()).toBe(
+        'DB_PASSWORD=hunter2',
+      );
+      for (const name of [
+        '..%2Fsecret.txt',
+        '..%2F..%2F..%2Fetc%2Fhostname',
+        encodeURIComponent(join(workdir, 'secret.txt')),
+        'archive',
+        '.',
+      ]) {
+        expect((await fetch(`${base}/reports/${name}`)).status, `${platform} ${name}`).toBe(404);
+      }
+      expect(await (await fetch(`${base}/reports/latest.csv`)).text()).toBe(csv);
+      await close();
+      close = undefined;
+    }
   },
 );
