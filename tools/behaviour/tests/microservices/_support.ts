@@ -1,5 +1,5 @@
 /** Small helpers for the microservices pages' tests: a TCP microservice and its client on a free port. */
-import {nest, freePort, memoryLogger, repoRoot} from '../../lib';
+import {nest, freePort, memoryLogger, repoRoot, findBinary} from '../../lib';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Transport, ClientProxyFactory} = nest('@nestjs/microservices');
@@ -125,4 +125,64 @@ export function nodeChild(
     },
   };
   return handle;
+}
+
+/**
+ * A broker of our own on a fixed free port, which a test can stop and start again on the same port (the
+ * lib's service() picks a new port each time): Redis, NATS or Mosquitto, from the same Debian binaries.
+ */
+export async function ownBroker(kind: 'redis' | 'nats' | 'mqtt', port?: number) {
+  const {spawn} = require('node:child_process') as typeof import('node:child_process');
+  const {mkdtempSync, writeFileSync, rmSync} = require('node:fs') as typeof import('node:fs');
+  const {tmpdir} = require('node:os') as typeof import('node:os');
+  const {join} = require('node:path') as typeof import('node:path');
+  const {connect} = require('node:net') as typeof import('node:net');
+  const chosen = port ?? (await freePort());
+  const dir = mkdtempSync(join(tmpdir(), `behaviour-ms-${kind}-`));
+  const args: Record<typeof kind, string[]> = {
+    redis: ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    nats: ['-a', '127.0.0.1', '-p', String(chosen)],
+    mqtt: ['-c', join(dir, 'mosquitto.conf')],
+  };
+  writeFileSync(
+    join(dir, 'mosquitto.conf'),
+    `listener ${chosen} 127.0.0.1\nallow_anonymous true\npersistence false\n`,
+  );
+  let child: import('node:child_process').ChildProcess | null = null;
+  const isOpen = () =>
+    new Promise<boolean>((done) => {
+      const socket = connect(chosen, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        done(true);
+      });
+      socket.once('error', () => done(false));
+    });
+  const broker = {
+    port: chosen,
+    url: `${kind === 'nats' ? 'nats' : kind === 'mqtt' ? 'mqtt' : 'redis'}://127.0.0.1:${chosen}`,
+    async start() {
+      child = spawn(findBinary(kind), args[kind], {stdio: 'ignore'});
+      const started = Date.now();
+      while (!(await isOpen())) {
+        if (Date.now() - started > 10_000) throw new Error(`${kind} did not listen on ${chosen}`);
+        await new Promise((r) => setTimeout(r, 30));
+      }
+    },
+    /** SIGKILL: the broker disappears as in a crash. */
+    async stop() {
+      const running = child;
+      child = null;
+      if (running && running.exitCode === null && running.signalCode === null) {
+        const exited = new Promise((r) => running.once('exit', r));
+        running.kill('SIGKILL');
+        await exited;
+      }
+    },
+    async remove() {
+      await broker.stop();
+      rmSync(dir, {recursive: true, force: true});
+    },
+  };
+  return broker;
 }

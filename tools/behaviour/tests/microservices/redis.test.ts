@@ -18,6 +18,7 @@ import {
   repoRoot,
   type Service,
 } from '../../lib';
+import {nodeChild, ownBroker} from './_support';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -521,6 +522,310 @@ export class Early { @EventPattern('early_event') on() {} }
     } finally {
       await app.close();
       admin.quit();
+    }
+  },
+);
+
+/** A microservice with a `ping` request handler and a `ping_event` handler, in a child process. */
+function redisChild(options: object) {
+  return nodeChild(
+    `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module, Controller } = require('@nestjs/common');
+const { Transport, MessagePattern, EventPattern } = require('@nestjs/microservices');
+class Ping { ping(n) { return 'pong ' + n; } }
+MessagePattern('ping')(Ping.prototype, 'ping', Object.getOwnPropertyDescriptor(Ping.prototype, 'ping'));
+Controller()(Ping);
+class AppModule {}
+Module({ controllers: [Ping] })(AppModule);
+(async () => {
+  const app = await NestFactory.createMicroservice(AppModule, { transport: Transport.REDIS, logger: ['error'], options: JSON.parse(process.argv[2]) });
+  await app.listen();
+  console.log('LISTENING');
+})();
+`,
+    [JSON.stringify(options)],
+  );
+}
+
+claim.failure(
+  `${page}#options`,
+  'with Redis down at startup and no retryAttempts, the microservice exits at once with "Retry time exhausted"',
+  async () => {
+    const child = redisChild({url: `redis://127.0.0.1:${await freePort()}`});
+    expect(await child.exited).toBe(1);
+    expect(child.out).toContain('Error: Retry time exhausted');
+    expect(child.out).not.toContain('LISTENING');
+  },
+);
+
+claim.failure(
+  `${page}#options`,
+  'with retryAttempts, listen() waits for a Redis that starts later, then subscribes and answers',
+  async () => {
+    const broker = await ownBroker('redis');
+    const child = redisChild({url: broker.url, retryAttempts: 100, retryDelay: 50});
+    const client = ClientProxyFactory.create({
+      transport: Transport.REDIS,
+      options: {url: broker.url},
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(child.out).not.toContain('LISTENING');
+      expect(child.code).toBe(null);
+      await broker.start();
+      await child.waitFor('LISTENING');
+      const admin = redisClient(broker.url);
+      try {
+        for (let i = 0; ; i += 1) {
+          const reply: any[] = await new Promise((done, fail) =>
+            admin.pubsub('numsub', 'ping', (err: Error, r: any) => (err ? fail(err) : done(r))),
+          );
+          if (Number(reply[1]) >= 1) break;
+          if (i > 200) throw new Error('never subscribed');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      } finally {
+        admin.quit();
+      }
+      expect(await lastValueFrom(client.send('ping', 1))).toBe('pong 1');
+    } finally {
+      client.close();
+      await child.kill();
+      await broker.remove();
+    }
+  },
+  30_000,
+);
+
+claim.abuse(
+  `${page}#options`,
+  "without REDIS_URL the page's production options stop with 'REDIS_URL is not set'; the transporter alone would fall back to redis://localhost:6379",
+  async () => {
+    const {ServerRedis, ClientRedis} = nest('@nestjs/microservices');
+    const shown = fragment(page, 'options', 'retryAttempts: 30').value;
+    const {start} = compileModule(
+      `
+import { NestFactory } from '@nestjs/core';
+import { MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { Module } from '@nestjs/common';
+@Module({})
+class AppModule {}
+export async function start() {
+  ${shown}
+  return app;
+}
+`,
+      'redis-env-check',
+    );
+    const saved = process.env.REDIS_URL;
+    try {
+      for (const value of [undefined, '']) {
+        if (value === undefined) delete process.env.REDIS_URL;
+        else process.env.REDIS_URL = value;
+        await expect(start()).rejects.toThrow('REDIS_URL is not set');
+      }
+    } finally {
+      if (saved === undefined) delete process.env.REDIS_URL;
+      else process.env.REDIS_URL = saved;
+    }
+    expect(new ServerRedis({url: undefined}).url).toBe('redis://localhost:6379');
+    expect(new ClientRedis({url: undefined}).url).toBe('redis://localhost:6379');
+  },
+);
+
+claim.failure(
+  `${page}#client`,
+  "a client whose first connection fails (Redis down) keeps failing with ECONNREFUSED after Redis is back, even with the page's retryAttempts",
+  async () => {
+    const broker = await ownBroker('redis');
+    const client = ClientProxyFactory.create({
+      transport: Transport.REDIS,
+      options: {url: broker.url, retryAttempts: 10, retryDelay: 100},
+    });
+    const child = redisChild({url: broker.url, retryAttempts: 100, retryDelay: 50});
+    try {
+      await expect(lastValueFrom(client.send('ping', 1))).rejects.toMatchObject({
+        code: 'ECONNREFUSED',
+      });
+      await broker.start();
+      await child.waitFor('LISTENING');
+      // A fresh client reaches the microservice...
+      const fresh = ClientProxyFactory.create({
+        transport: Transport.REDIS,
+        options: {url: broker.url},
+      });
+      try {
+        let answer: unknown;
+        for (let i = 0; i < 100 && !answer; i += 1) {
+          answer = await lastValueFrom(fresh.send('ping', 2)).catch(() => undefined);
+          if (!answer) await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(answer).toBe('pong 2');
+      } finally {
+        fresh.close();
+      }
+      // ...the first one still fails, with the error of its first attempt.
+      await new Promise((r) => setTimeout(r, 500));
+      await expect(lastValueFrom(client.send('ping', 3))).rejects.toMatchObject({
+        code: 'ECONNREFUSED',
+      });
+      await expect(lastValueFrom(client.emit('ping_event', {}))).rejects.toMatchObject({
+        code: 'ECONNREFUSED',
+      });
+    } finally {
+      client.close();
+      await child.kill();
+      await broker.remove();
+    }
+  },
+  30_000,
+);
+
+claim.failure(
+  `${page}#client`,
+  "a Redis restart while the microservice (with retryAttempts) and the page's client run: both reconnect and the next request is answered",
+  async () => {
+    const broker = await ownBroker('redis');
+    await broker.start();
+    const child = redisChild({url: broker.url, retryAttempts: 100, retryDelay: 50});
+    const appModule = samples(page, {under: 'client'}).sources.get('app.module')!;
+    const set = samples(page, {
+      under: 'client',
+      files: {'interfaces/cat.interface': catInterface, 'app.module': appModule},
+      edit: {
+        'app.module': [
+          [`url: 'redis://localhost:6379'`, `url: '${broker.url}'`],
+          ['retryDelay: 1000', 'retryDelay: 100'],
+        ],
+      },
+    });
+    const ctx = await NestFactory.createApplicationContext(set.require('app.module').AppModule, {
+      logger: false,
+    });
+    const client = ctx.get('CATS_SERVICE');
+    try {
+      await child.waitFor('LISTENING');
+      let answer: unknown;
+      for (let i = 0; i < 100 && !answer; i += 1) {
+        answer = await lastValueFrom(client.send('ping', 1)).catch(() => undefined);
+      }
+      expect(answer).toBe('pong 1');
+      await broker.stop();
+      await new Promise((r) => setTimeout(r, 300));
+      await broker.start();
+      answer = undefined;
+      for (let i = 0; i < 100 && !answer; i += 1) {
+        answer = await lastValueFrom(
+          client.send('ping', 2).pipe(nest('rxjs/operators').timeout(500)),
+        ).catch(() => undefined);
+      }
+      expect(answer).toBe('pong 2');
+      expect(child.code).toBe(null);
+    } finally {
+      await ctx.close();
+      await child.kill();
+      await broker.remove();
+    }
+  },
+  40_000,
+);
+
+claim.abuse(
+  `${page}#channels`,
+  "a non-JSON message published on cat_created by another program is handed to the page's handler as a plain string: it logs 'undefined arrived', and the microservice keeps running",
+  async () => {
+    const {app, logger} = await startMicroservice();
+    const publisher = redisClient(redis.url);
+    try {
+      await new Promise((r) => publisher.publish('cat_created', 'not json at all', r));
+      await until(() => logger.text().includes('undefined arrived on channel cat_created'));
+      await new Promise((r) =>
+        publisher.publish(
+          'cat_created',
+          JSON.stringify({pattern: 'cat_created', data: {name: 'Tom'}}),
+          r,
+        ),
+      );
+      await until(() => logger.text().includes('Tom arrived on channel cat_created'));
+    } finally {
+      publisher.quit();
+      await app.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#channels`,
+  'any Redis client can call a request handler: a hand-published packet with an id gets its answer on the .reply channel',
+  async () => {
+    const {Echo} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+@Controller()
+export class Echo { @MessagePattern({ cmd: 'sum' }) sum(@Payload() n: number[]) { return n.reduce((a, b) => a + b, 0); } }
+`,
+      'redis-echo',
+    );
+    @Module({controllers: [Echo]})
+    class EchoModule {}
+    const app = await NestFactory.createMicroservice(EchoModule, {
+      transport: Transport.REDIS,
+      logger: false,
+      options: {url: redis.url},
+    });
+    await app.listen();
+    await subscribers(['{"cmd":"sum"}'], 1);
+    const listener = redisClient(redis.url);
+    const publisher = redisClient(redis.url);
+    try {
+      const replies: string[] = [];
+      listener.on('message', (_channel: string, message: string) => replies.push(message));
+      await new Promise((r) => listener.subscribe('{"cmd":"sum"}.reply', r));
+      await new Promise((r) =>
+        publisher.publish(
+          '{"cmd":"sum"}',
+          JSON.stringify({pattern: {cmd: 'sum'}, data: [40, 2], id: 'forged-1'}),
+          r,
+        ),
+      );
+      await until(() => replies.length > 0);
+      expect(JSON.parse(replies[0])).toEqual({response: 42, isDisposed: true, id: 'forged-1'});
+    } finally {
+      listener.quit();
+      publisher.quit();
+      await app.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#channels`,
+  'a non-JSON message published on a reply channel ends the process of a client waiting there (SyntaxError, exit code 1)',
+  async () => {
+    const child = nodeChild(
+      `
+const { ClientProxyFactory, Transport } = require('@nestjs/microservices');
+const { lastValueFrom } = require('rxjs');
+const client = ClientProxyFactory.create({ transport: Transport.REDIS, options: { url: process.argv[2] } });
+lastValueFrom(client.send('slow_answer', {})).catch(() => undefined);
+client.connect().then(() => setTimeout(() => console.log('WAITING'), 200));
+setTimeout(() => { console.log('ALIVE'); process.exit(0); }, 5000);
+`,
+      [redis.url],
+    );
+    await child.waitFor('WAITING');
+    const publisher = redisClient(redis.url);
+    try {
+      await new Promise((r) => publisher.publish('slow_answer.reply', 'not json', r));
+      expect(await child.exited).toBe(1);
+      expect(child.out).toContain('SyntaxError');
+      expect(child.out).not.toContain('ALIVE');
+    } finally {
+      publisher.quit();
+      await child.kill();
     }
   },
 );
