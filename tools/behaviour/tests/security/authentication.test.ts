@@ -1,8 +1,15 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
-import {claim, samples, nest, listen, fragment, memoryLogger} from '../../lib';
+import {mkdtempSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {claim, samples, nest, listen, fragment, memoryLogger, expectOutput} from '../../lib';
+import {testSecret, cookieOf, runChild} from './_security';
 
 const {NestFactory} = nest('@nestjs/core');
 const page = 'docs/security/authentication.md';
+// auth/constants.ts and the session bootstrap read their secrets from the environment.
+process.env.JWT_SECRET = testSecret;
+process.env.SESSION_SECRET = testSecret;
 
 const constants = fragment(page, 'jwt-functionality', 'export const jwtConstants').value;
 const appModule = `
@@ -73,6 +80,44 @@ describe('the login route of "Login route" (local strategy only)', () => {
     async () => {
       const response = await post(`${base}/auth/login`, {});
       expect(response.status).toBe(401);
+    },
+  );
+
+  claim.abuse(
+    `${page}#local-strategy`,
+    'credentials that are not strings (an array, a {"$ne": null} object, a number) match nobody: 401, never a login',
+    async () => {
+      for (const body of [
+        {username: ['alice'], password: 'wonderland'},
+        {username: {$ne: null}, password: {$ne: null}},
+        {username: 'alice', password: ['wonderland']},
+        {username: 'bob', password: {$gt: ''}},
+        {username: 1, password: 1},
+      ]) {
+        const response = await post(`${base}/auth/login`, body);
+        expect(response.status, JSON.stringify(body)).toBe(401);
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#users-and-the-authentication-service`,
+    "usernames are compared exactly: 'Alice', ' alice' and 'alice ' do not log in as alice",
+    async () => {
+      for (const username of ['Alice', ' alice', 'alice ', 'ALICE']) {
+        const response = await post(`${base}/auth/login`, {username, password: 'wonderland'});
+        expect(response.status, username).toBe(401);
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#local-strategy`,
+    "one user's password does not open another account: bob's password with alice's name gets 401",
+    async () => {
+      expect(
+        (await post(`${base}/auth/login`, {username: 'alice', password: 'builder'})).status,
+      ).toBe(401);
     },
   );
 });
@@ -174,20 +219,199 @@ describe('the JWT flow of "Protecting routes"', () => {
 
   claim(
     `${page}#implementing-passport-jwt`,
-    'an expired token (ignoreExpiration: false) or a wrong signature is rejected with 401',
+    'an expired token (ignoreExpiration: false) is rejected with 401',
     async () => {
       const jwt = nest('jsonwebtoken');
       const expired = jwt.sign(
         {username: 'alice', sub: 1, exp: Math.floor(Date.now() / 1000) - 10},
-        'replace-me-with-a-long-random-secret',
+        testSecret,
       );
-      const forged = jwt.sign({username: 'alice', sub: 1}, 'another-secret');
-      for (const token of [expired, forged]) {
-        const response = await fetch(`${base}/profile`, {
-          headers: {authorization: `Bearer ${token}`},
-        });
-        expect(response.status).toBe(401);
+      const response = await fetch(`${base}/profile`, {
+        headers: {authorization: `Bearer ${expired}`},
+      });
+      expect(response.status).toBe(401);
+    },
+  );
+
+  const profileWith = (authorization: string) =>
+    fetch(`${base}/profile`, {headers: {authorization}});
+  const unauthorized = {statusCode: 401, message: 'Unauthorized'};
+
+  claim.abuse(
+    `${page}#implementing-passport-jwt`,
+    'a token that names alice but is signed with another secret: 401, the same body as no token at all',
+    async () => {
+      const forged = nest('jsonwebtoken').sign({username: 'alice', sub: 1}, `${testSecret}x`);
+      const response = await profileWith(`Bearer ${forged}`);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual(unauthorized);
+    },
+  );
+
+  claim.abuse(
+    `${page}#implementing-passport-jwt`,
+    "an unsigned token (alg: 'none') that names alice is rejected: 401",
+    async () => {
+      const none = nest('jsonwebtoken').sign({username: 'alice', sub: 1}, null, {
+        algorithm: 'none',
+      });
+      expect(none.endsWith('.')).toBe(true);
+      expect((await profileWith(`Bearer ${none}`)).status).toBe(401);
+    },
+  );
+
+  claim.abuse(
+    `${page}#implementing-passport-jwt`,
+    "an empty bearer token ('Bearer ') or a malformed one ('Bearer abc', three garbage parts) gets 401, not 500",
+    async () => {
+      for (const header of ['Bearer ', 'Bearer abc', 'Bearer a.b.c', 'Bearer ...']) {
+        const response = await profileWith(header);
+        expect(response.status, header).toBe(401);
+        expect(await response.json()).toEqual(unauthorized);
       }
+    },
+  );
+
+  claim.abuse(
+    `${page}#implementing-passport-jwt`,
+    'a valid token anywhere but the Authorization bearer header (query string, cookie, Basic scheme, no scheme) is ignored: 401',
+    async () => {
+      const {access_token} = await (
+        await post(`${base}/auth/login`, {username: 'alice', password: 'wonderland'})
+      ).json();
+      expect((await profileWith(`Bearer ${access_token}`)).status).toBe(200);
+      const attempts = [
+        fetch(`${base}/profile?access_token=${access_token}`),
+        fetch(`${base}/profile`, {headers: {cookie: `access_token=${access_token}`}}),
+        profileWith(`Basic ${access_token}`),
+        profileWith(access_token),
+      ];
+      for (const response of await Promise.all(attempts)) expect(response.status).toBe(401);
+    },
+  );
+
+  claim.abuse(
+    `${page}#protecting-routes`,
+    "a second user: bob's token gives bob's profile, never alice's, even when both call at once",
+    async () => {
+      const tokens = await Promise.all(
+        [
+          ['alice', 'wonderland'],
+          ['bob', 'builder'],
+        ].map(async ([username, password]) => {
+          const login = await post(`${base}/auth/login`, {username, password});
+          return (await login.json()).access_token;
+        }),
+      );
+      const profiles = await Promise.all(
+        [...tokens, ...tokens].map(async (token) => (await profileWith(`Bearer ${token}`)).json()),
+      );
+      expect(profiles.map((profile: any) => profile.username)).toEqual([
+        'alice',
+        'bob',
+        'alice',
+        'bob',
+      ]);
+    },
+  );
+
+  claim.abuse(
+    `${page}#implementing-passport-jwt`,
+    "a deleted user's token keeps working until it expires: validate() trusts the payload and never asks UsersService",
+    async () => {
+      const {access_token} = await (
+        await post(`${base}/auth/login`, {username: 'bob', password: 'builder'})
+      ).json();
+      const {UsersService} = set.require('users/users.service');
+      const users = (app.get(UsersService) as any).users as {username: string}[];
+      const index = users.findIndex((user) => user.username === 'bob');
+      const [bob] = users.splice(index, 1);
+      try {
+        expect(
+          (await post(`${base}/auth/login`, {username: 'bob', password: 'builder'})).status,
+        ).toBe(401);
+        const response = await profileWith(`Bearer ${access_token}`);
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({userId: 2, username: 'bob'});
+      } finally {
+        users.splice(index, 0, bob);
+      }
+    },
+  );
+});
+
+describe('the secret of "JWT functionality" (auth/constants.ts)', () => {
+  const load = () =>
+    samples(page, {
+      under: 'protecting-routes',
+      edit: withJwtStrategy,
+      files: {'app.module': appModule, 'auth/constants': constants},
+    });
+  async function withSecret<T>(value: string | undefined, fn: () => T): Promise<T> {
+    const saved = process.env.JWT_SECRET;
+    if (value === undefined) delete process.env.JWT_SECRET;
+    else process.env.JWT_SECRET = value;
+    try {
+      return await fn();
+    } finally {
+      process.env.JWT_SECRET = saved;
+    }
+  }
+  const refused = 'Set JWT_SECRET to a random value of at least 32 characters';
+
+  claim.failure(
+    `${page}#jwt-functionality`,
+    'JWT_SECRET missing or empty: loading the application fails with the message of auth/constants.ts',
+    async () => {
+      for (const value of [undefined, '']) {
+        const set = load();
+        await withSecret(value, () => expect(() => set.require('app.module')).toThrow(refused));
+      }
+    },
+  );
+
+  claim.failure(
+    `${page}#jwt-functionality`,
+    'a short JWT_SECRET (a guessable word) is refused the same way; 32 characters are accepted',
+    async () => {
+      await withSecret('replace-me', () =>
+        expect(() => load().require('app.module')).toThrow(refused),
+      );
+      await withSecret('x'.repeat(32), () =>
+        expect(load().require('app.module').AppModule).toBeDefined(),
+      );
+    },
+  );
+
+  claim.failure(
+    `${page}#jwt-functionality`,
+    'JWT_SECRET only in a .env file that ConfigModule.forRoot() reads: the application does not start, because constants.ts is loaded first',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'behaviour-env-'));
+      writeFileSync(join(dir, '.env'), `JWT_SECRET=${testSecret}\n`);
+      const set = samples(page, {
+        under: 'protecting-routes',
+        edit: withJwtStrategy,
+        files: {
+          'auth/constants': constants,
+          'app.module': `
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { AuthModule } from './auth/auth.module';
+import { AppController } from './app.controller';
+@Module({ imports: [ConfigModule.forRoot({ envFilePath: ${JSON.stringify(join(dir, '.env'))} }), AuthModule], controllers: [AppController] })
+export class AppModule {}
+`,
+        },
+      });
+      await withSecret(undefined, () => expect(() => set.require('app.module')).toThrow(refused));
+      // The same file does set the variable, once ConfigModule.forRoot() has run.
+      await withSecret(undefined, () => {
+        nest('@nestjs/config').ConfigModule.forRoot({envFilePath: join(dir, '.env')});
+        const read = process.env.JWT_SECRET;
+        delete process.env.JWT_SECRET;
+        expect(read).toBe(testSecret);
+      });
     },
   );
 });
@@ -291,6 +515,79 @@ export class AppModule {}
     }
   },
 );
+
+describe('the global JwtAuthGuard with @Public() (a reader following "Enable authentication globally")', () => {
+  let app: any;
+  let base: string;
+  beforeAll(async () => {
+    const set = samples(page, {
+      under: 'enable-authentication-globally',
+      edit: withJwtStrategy,
+      files: {
+        'auth/constants': constants,
+        'auth/public.decorator': fragment(
+          page,
+          'enable-authentication-globally',
+          'export const Public',
+        ).value,
+        'app.module': `
+import { Controller, Get, Module, Post, Request, UseGuards } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module';
+import { AuthService } from './auth/auth.service';
+import { JwtAuthGuard } from './auth/jwt-auth.guard';
+import { LocalAuthGuard } from './auth/local-auth.guard';
+import { Public } from './auth/public.decorator';
+@Controller()
+class AppController {
+  constructor(private authService: AuthService) {}
+  @Public() @UseGuards(LocalAuthGuard) @Post('auth/login') login(@Request() req) { return this.authService.login(req.user); }
+  @Public() @Get('welcome') welcome(@Request() req) { return { user: req.user ?? null }; }
+  @Get('profile') profile(@Request() req) { return req.user; }
+}
+@Module({ imports: [AuthModule], controllers: [AppController], providers: [{ provide: APP_GUARD, useClass: JwtAuthGuard }] })
+export class AppModule {}
+`,
+      },
+    });
+    app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
+    base = await listen(app);
+  });
+  afterAll(async () => app?.close());
+
+  claim.abuse(
+    `${page}#enable-authentication-globally`,
+    '@Public() on the login route skips the JWT check only: its LocalAuthGuard still refuses a wrong password (401) and an empty body',
+    async () => {
+      expect((await post(`${base}/auth/login`, {username: 'alice', password: 'x'})).status).toBe(
+        401,
+      );
+      expect((await post(`${base}/auth/login`, {})).status).toBe(401);
+      const ok = await post(`${base}/auth/login`, {username: 'alice', password: 'wonderland'});
+      expect(Object.keys(await ok.json())).toEqual(['access_token']);
+    },
+  );
+
+  claim.abuse(
+    `${page}#enable-authentication-globally`,
+    'a @Public() route skips Passport entirely: request.user stays empty there even with a valid token, and a forged token is not refused',
+    async () => {
+      const {access_token} = await (
+        await post(`${base}/auth/login`, {username: 'alice', password: 'wonderland'})
+      ).json();
+      const withToken = await fetch(`${base}/welcome`, {
+        headers: {authorization: `Bearer ${access_token}`},
+      });
+      expect(await withToken.json()).toEqual({user: null});
+      const forged = await fetch(`${base}/welcome`, {headers: {authorization: 'Bearer a.b.c'}});
+      expect(forged.status).toBe(200);
+      expect(
+        (await fetch(`${base}/profile`, {headers: {authorization: `Bearer ${access_token}`}}))
+          .status,
+      ).toBe(200);
+    },
+  );
+});
 
 describe('guards built from the page strategies', () => {
   let app: any;
@@ -516,6 +813,92 @@ export class AppModule {}
       expect(await whoAmI("{ tenant: 'acme' }")).toEqual(['alice', 'alice', 'alice']);
     },
   );
+
+  claim.abuse(
+    `${page}#graphql`,
+    "the page's whoAmI() over a TypeORM 0.2 findById(): alice gets her row and bob his, never the first row of the table",
+    async () => {
+      const resolverMethod = fragment(page, 'graphql', 'whoAmI(').value;
+      const set = samples(page, {
+        under: 'protecting-routes',
+        edit: withJwtStrategy,
+        files: {
+          'auth/constants': constants,
+          'gql-auth.guard': fragment(page, 'graphql', 'class GqlAuthGuard').value,
+          'current-user.decorator': fragment(page, 'graphql', 'export const CurrentUser').value,
+          'app.module': `
+import { Injectable, Module, UseGuards } from '@nestjs/common';
+import { Field, GraphQLModule, Int, ObjectType, Query, Resolver } from '@nestjs/graphql';
+import { InjectRepository, TypeOrmModule } from '@nestjs/typeorm';
+import { Column, Entity, PrimaryGeneratedColumn, Repository } from 'typeorm';
+import { AuthModule } from './auth/auth.module';
+import { AppController } from './app.controller';
+import { GqlAuthGuard } from './gql-auth.guard';
+import { CurrentUser } from './current-user.decorator';
+@Entity('whoami_user')
+@ObjectType()
+export class User {
+  @Field(() => Int) @PrimaryGeneratedColumn() id: number;
+  @Field() @Column() username: string;
+}
+/** findById() as the database chapter writes its lookups: repository.findOne(id). */
+@Injectable()
+export class UserRecords {
+  constructor(@InjectRepository(User) private usersRepository: Repository<User>) {}
+  findById(id: number): Promise<User> { return this.usersRepository.findOne(id); }
+}
+@Resolver(() => User)
+export class UsersResolver {
+  constructor(private usersService: UserRecords) {}
+${resolverMethod}
+}
+@Module({
+  imports: [
+    AuthModule,
+    TypeOrmModule.forRoot({ type: 'sqljs', entities: [User], synchronize: true, name: 'default' }),
+    TypeOrmModule.forFeature([User]),
+    GraphQLModule.forRoot({ autoSchemaFile: true }),
+  ],
+  controllers: [AppController],
+  providers: [UserRecords, UsersResolver],
+})
+export class AppModule {}
+`,
+        },
+      });
+      const {AppModule, User} = set.require('app.module');
+      const app = await NestFactory.create(AppModule, {logger: false});
+      try {
+        const base = await listen(app);
+        const repository = app.get(nest('@nestjs/typeorm').getRepositoryToken(User));
+        // The rows in the ids the page's UsersService gives its users: alice 1, bob 2.
+        await repository.save([{username: 'alice'}, {username: 'bob'}]);
+        const answers: unknown[] = [];
+        for (const [username, password] of [
+          ['bob', 'builder'],
+          ['alice', 'wonderland'],
+        ]) {
+          const {access_token} = await (
+            await post(`${base}/auth/login`, {username, password})
+          ).json();
+          const response = await post(
+            `${base}/graphql`,
+            {query: '{ whoAmI { id username } }'},
+            {authorization: `Bearer ${access_token}`},
+          );
+          answers.push((await response.json()).data?.whoAmI);
+        }
+        expect(answers).toEqual([
+          {id: 2, username: 'bob'},
+          {id: 1, username: 'alice'},
+        ]);
+        // What the warning says: findOne(undefined) has no condition and answers the first row.
+        expect(await repository.findOne(undefined)).toMatchObject({id: 1, username: 'alice'});
+      } finally {
+        await app.close();
+      }
+    },
+  );
 });
 
 describe('request-scoped strategies', () => {
@@ -675,62 +1058,184 @@ export class AppController {
       }
     },
   );
+});
 
-  claim(
-    `${page}#customize-passport`,
-    'with the session middleware, SessionSerializer and LocalSessionGuard, the cookie carries the login; without it, 403',
-    async () => {
-      const set = samples(page, {
-        under: 'customize-passport',
-        edit: {
-          'auth/auth.module': [
-            [
-              'providers: [AuthService, LocalStrategy]',
-              'providers: [AuthService, LocalStrategy, SessionSerializer]',
-            ],
-            [
-              "import { LocalStrategy } from './local.strategy';",
-              "import { LocalStrategy } from './local.strategy';\nimport { SessionSerializer } from './session.serializer';",
-            ],
+describe('Customize Passport: login sessions', () => {
+  const bootstrap = fragment(page, 'customize-passport', 'app.use(passport.session());').value;
+  const logout = fragment(page, 'customize-passport', "@Post('auth/logout')").value;
+  const sessionSet = () =>
+    samples(page, {
+      under: 'customize-passport',
+      edit: {
+        'auth/auth.module': [
+          [
+            'providers: [AuthService, LocalStrategy]',
+            'providers: [AuthService, LocalStrategy, SessionSerializer]',
           ],
-        },
-        pick: {'auth/local.strategy': 1},
-        files: {
-          'auth/constants': constants,
-          'app.controller': `
+          [
+            "import { LocalStrategy } from './local.strategy';",
+            "import { LocalStrategy } from './local.strategy';\nimport { SessionSerializer } from './session.serializer';",
+          ],
+        ],
+      },
+      pick: {'auth/local.strategy': 1},
+      files: {
+        'auth/constants': constants,
+        'app.controller': `
 import { Controller, Get, Post, Request, UseGuards } from '@nestjs/common';
 import { LocalSessionGuard, SessionAuthGuard } from './auth/session.guards';
 @Controller()
 export class AppController {
   @UseGuards(LocalSessionGuard) @Post('auth/login') login(@Request() req) { return req.user; }
   @UseGuards(SessionAuthGuard) @Get('profile') profile(@Request() req) { return req.user; }
+${logout}
 }
 `,
-          'app.module': appModule,
-        },
-      });
-      const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
-      const bootstrap = fragment(page, 'customize-passport', 'app.use(passport.session());').value;
-      const session = nest('express-session');
-      const passport = nest('passport');
-      new Function('app', 'session', 'passport', bootstrap.replace(/^import .*$/gm, ''))(
-        app,
-        session,
-        passport,
+        'app.module': appModule,
+      },
+    });
+  /** The page's bootstrap lines, run against the app (they throw when SESSION_SECRET is unfit). */
+  const runBootstrap = (app: unknown) =>
+    new Function('app', 'session', 'passport', bootstrap.replace(/^import .*$/gm, ''))(
+      app,
+      nest('express-session'),
+      nest('passport'),
+    );
+  async function start(set = sessionSet()) {
+    const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
+    runBootstrap(app);
+    return {app, base: await listen(app), set};
+  }
+  const login = (base: string, headers: Record<string, string> = {}) =>
+    post(`${base}/auth/login`, {username: 'bob', password: 'builder'}, headers);
+  const profile = (base: string, cookie?: string) =>
+    fetch(`${base}/profile`, {headers: cookie ? {cookie} : {}});
+
+  let app: any;
+  let base: string;
+  beforeAll(async () => {
+    ({app, base} = await start());
+  });
+  afterAll(async () => app?.close());
+
+  claim(
+    `${page}#customize-passport`,
+    'with the session middleware, SessionSerializer and LocalSessionGuard, the cookie carries the login; without it, 403',
+    async () => {
+      const response = await login(base);
+      expect(response.status).toBe(201);
+      const cookie = cookieOf(response);
+      expect(cookie).toMatch(/^connect\.sid=/);
+      expect(await (await profile(base, cookie)).json()).toEqual({userId: 2, username: 'bob'});
+      expect((await profile(base)).status).toBe(403);
+    },
+  );
+
+  claim.abuse(
+    `${page}#customize-passport`,
+    'session fixation: a login that arrives with an existing session cookie gets a new session id, and the old id opens nothing',
+    async () => {
+      const planted = cookieOf(await login(base));
+      const fresh = await login(base, {cookie: planted});
+      const renewed = cookieOf(fresh);
+      expect(renewed).toMatch(/^connect\.sid=/);
+      expect(renewed).not.toBe(planted);
+      expect((await profile(base, planted)).status).toBe(403);
+      expect((await profile(base, renewed)).status).toBe(200);
+    },
+  );
+
+  claim.abuse(
+    `${page}#customize-passport`,
+    'after POST /auth/logout, a copy of the old session cookie is refused (403): logout() regenerated the session',
+    async () => {
+      const cookie = cookieOf(await login(base));
+      expect((await profile(base, cookie)).status).toBe(200);
+      const out = await fetch(`${base}/auth/logout`, {method: 'POST', headers: {cookie}});
+      expect(out.status).toBe(201);
+      expect((await profile(base, cookie)).status).toBe(403);
+      expect((await fetch(`${base}/auth/logout`, {method: 'POST', headers: {cookie}})).status).toBe(
+        403,
       );
+    },
+  );
+
+  claim.abuse(
+    `${page}#customize-passport`,
+    'a session cookie whose signature was made with another secret, or whose id was altered, is refused: 403',
+    async () => {
+      const cookie = cookieOf(await login(base));
+      const value = decodeURIComponent(cookie.slice('connect.sid='.length));
+      const id = value.slice(2, value.lastIndexOf('.'));
+      const signature = nest('cookie-signature');
+      for (const forged of [
+        `s:${signature.sign(id, `${testSecret}-other`)}`,
+        `s:${id}x.${value.slice(value.lastIndexOf('.') + 1)}`,
+        id,
+      ]) {
+        const response = await profile(base, `connect.sid=${encodeURIComponent(forged)}`);
+        expect(response.status).toBe(403);
+      }
+    },
+  );
+
+  claim.failure(
+    `${page}#customize-passport`,
+    'the MemoryStore lives in the process: after a restart, the cookie of a login made before it gets 403',
+    async () => {
+      const set = sessionSet();
+      const first = await start(set);
+      const cookie = cookieOf(await login(first.base));
+      expect((await profile(first.base, cookie)).status).toBe(200);
+      await first.app.close();
+      const second = await start(set);
       try {
-        const base = await listen(app);
-        const login = await post(`${base}/auth/login`, {username: 'bob', password: 'builder'});
-        expect(login.status).toBe(201);
-        const cookie = login.headers.get('set-cookie')?.split(';')[0];
-        expect(cookie).toMatch(/^connect\.sid=/);
-        const profile = await fetch(`${base}/profile`, {headers: {cookie: cookie!}});
-        expect(await profile.json()).toEqual({userId: 2, username: 'bob'});
-        const anonymous = await fetch(`${base}/profile`);
-        expect(anonymous.status).toBe(403);
+        expect((await profile(second.base, cookie)).status).toBe(403);
       } finally {
+        await second.app.close();
+      }
+    },
+  );
+
+  claim.failure(
+    `${page}#customize-passport`,
+    'SESSION_SECRET missing, empty or short: the bootstrap lines throw before any session middleware is installed',
+    async () => {
+      const saved = process.env.SESSION_SECRET;
+      const app = await NestFactory.create(sessionSet().require('app.module').AppModule, {
+        logger: false,
+      });
+      try {
+        for (const value of [undefined, '', 'replace-me']) {
+          if (value === undefined) delete process.env.SESSION_SECRET;
+          else process.env.SESSION_SECRET = value;
+          expect(() => runBootstrap(app)).toThrow(
+            'Set SESSION_SECRET to a random value of at least 32 characters',
+          );
+        }
+      } finally {
+        process.env.SESSION_SECRET = saved;
         await app.close();
       }
+    },
+  );
+
+  claim.failure(
+    `${page}#customize-passport`,
+    'with NODE_ENV=production, express-session prints its MemoryStore warning when the middleware is created',
+    async () => {
+      const code = bootstrap.replace(/^import .*$/gm, '');
+      const child = await runChild(
+        `
+const session = require('express-session');
+const passport = require('passport');
+const app = { use() {} };
+${code}
+`,
+        {NODE_ENV: 'production', SESSION_SECRET: testSecret},
+      );
+      expect(child.code).toBe(0);
+      expectOutput(page, 'memory-store-warning', child.stderr.trim());
     },
   );
 });
