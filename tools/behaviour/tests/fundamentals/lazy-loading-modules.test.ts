@@ -1,6 +1,6 @@
 /// <reference types="reflect-metadata" />
 import {expect} from 'vitest';
-import {claim, samples, nest, listen, memoryLogger} from '../../lib';
+import {claim, expectOutput, samples, nest, listen, memoryLogger} from '../../lib';
 
 const {Module, Injectable, Controller, Get, Global} = nest('@nestjs/common');
 const {NestFactory, LazyModuleLoader, APP_GUARD} = nest('@nestjs/core');
@@ -288,6 +288,99 @@ claim(
     const base = await listen(app);
     await app.get(LazyModuleLoader).load(() => ReportsModule);
     expect((await fetch(`${base}/reports`)).status).toBe(404);
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#dependencies-of-a-lazy-module`,
+  "a lazy module's guard that injects Reflector fails to load with the page's message; Reflector in the module's own providers works, HttpAdapterHost there holds no adapter, ModuleRef is always there",
+  async () => {
+    const {Reflector, HttpAdapterHost, ModuleRef} = nest('@nestjs/core');
+    @Injectable()
+    class RolesGuard {
+      constructor(readonly reflector: any) {}
+    }
+    Reflect.defineMetadata('design:paramtypes', [Reflector], RolesGuard);
+    @Injectable()
+    class AdapterUser {
+      constructor(
+        readonly host: any,
+        readonly moduleRef: any,
+      ) {}
+    }
+    Reflect.defineMetadata('design:paramtypes', [HttpAdapterHost, ModuleRef], AdapterUser);
+    const app = await bareApp();
+    const loader = app.get(LazyModuleLoader);
+    const missing = await (async () => {
+      @Module({providers: [RolesGuard]})
+      class ReportsModule {}
+      return loader
+        .load(() => ReportsModule)
+        .then(
+          () => null,
+          (e: Error) => e,
+        );
+    })();
+    expectOutput(page, 'lazy-reflector', missing!.message.split('\n')[0]);
+    @Module({providers: [Reflector, RolesGuard, HttpAdapterHost, AdapterUser]})
+    class FixedModule {}
+    const moduleRef = await loader.load(() => FixedModule);
+    expect(moduleRef.get(RolesGuard).reflector).toBeInstanceOf(Reflector);
+    // The eager application's host has the Express adapter; the lazy module's copy has none.
+    expect(app.get(HttpAdapterHost).httpAdapter).toBeDefined();
+    expect(moduleRef.get(AdapterUser).host.httpAdapter).toBeUndefined();
+    expect(moduleRef.get(AdapterUser).moduleRef).toBe(moduleRef);
+    await app.close();
+  },
+);
+
+claim.failure(
+  `${page}#getting-providers`,
+  'the lazy module fails to load once (its factory cannot reach the database): that call rejects, and the next exportReport() loads it again instead of failing forever',
+  async () => {
+    const set = samples(page, {
+      under: 'getting-providers',
+      files: {
+        'reports/reports.service': `import { Inject, Injectable } from '@nestjs/common';
+@Injectable()
+export class ReportsService {
+  constructor(@Inject('REPORTS_DB') private readonly db: string) {}
+  async buildCatsReport() { return Buffer.from('cats report from ' + this.db); }
+}`,
+        'reports/reports.module': `import { Module } from '@nestjs/common';
+import { ReportsService } from './reports.service';
+@Module({
+  providers: [
+    ReportsService,
+    {
+      provide: 'REPORTS_DB',
+      useFactory: async () => {
+        const g = globalThis as any;
+        g.__reportsAttempts = (g.__reportsAttempts ?? 0) + 1;
+        if (g.__reportsAttempts === 1) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        return 'reports-db';
+      },
+    },
+  ],
+})
+export class ReportsModule {}`,
+      },
+    });
+    const {CatsService} = set.require('cats.service');
+    (globalThis as any).__reportsAttempts = 0;
+    @Module({providers: [CatsService]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    await app.init();
+    const cats = app.get(CatsService);
+    const first = await cats.exportReport().then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(first?.message).toBe('connect ECONNREFUSED 127.0.0.1:5432');
+    expect(String(await cats.exportReport())).toBe('cats report from reports-db');
+    expect((globalThis as any).__reportsAttempts).toBe(2);
     await app.close();
   },
 );
