@@ -1,7 +1,9 @@
 import {spawnSync} from 'node:child_process';
-import {resolve} from 'node:path';
+import {readFileSync} from 'node:fs';
+import {createServer, type AddressInfo} from 'node:net';
+import {join, resolve} from 'node:path';
 import {expect, vi} from 'vitest';
-import {claim, samples, nest, fragment} from '../../lib';
+import {claim, samples, nest, fragment, expectOutput} from '../../lib';
 import {start, call} from './_support';
 
 const {Controller, Get, Ip, Module} = nest('@nestjs/common');
@@ -117,5 +119,99 @@ claim(
     expect(
       (await call(proxied.base, 'GET', '/ip', {headers: {'x-forwarded-for': '203.0.113.7'}})).text,
     ).toBe('203.0.113.7');
+  },
+);
+
+claim(
+  `${page}#prerequisites`,
+  `the project CLI 8 generates (@nestjs/schematics 8.0.11) asks for ESLint ^8.0.1, @typescript-eslint/parser ^5.0.0 and Jest 28.0.3`,
+  () => {
+    const template = JSON.parse(
+      readFileSync(
+        resolve(
+          behaviourDir,
+          'node_modules/@nestjs/schematics/dist/lib/application/files/ts/package.json',
+        ),
+        'utf8',
+      ),
+    );
+    const dev = template.devDependencies;
+    expectOutput(page, 'generated-dev-tools', {
+      '@typescript-eslint/parser': dev['@typescript-eslint/parser'],
+      eslint: dev.eslint,
+      jest: dev.jest,
+    });
+    // The CLI's own type checker wants Node.js 12.13 or later as well.
+    const checker = JSON.parse(
+      readFileSync(
+        resolve(behaviourDir, 'node_modules/fork-ts-checker-webpack-plugin/package.json'),
+        'utf8',
+      ),
+    );
+    expect(checker.engines.node).toBe('>=12.13.0');
+  },
+);
+
+claim.failure(
+  `${page}#running-the-application`,
+  `when the port is taken, listen() rejects with EADDRINUSE, bootstrap() does not catch it, and the process exits with code 1`,
+  async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, done));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const set = samples(page, {
+        edit: {main: [['await app.listen(3000);', `await app.listen(${port});`]]},
+        files: {
+          'app.module': `import { Module } from '@nestjs/common';\n@Module({})\nexport class AppModule {}\n`,
+        },
+      });
+      const run = spawnSync(process.execPath, [join(set.dir, 'main.js')], {
+        cwd: behaviourDir,
+        encoding: 'utf8',
+        env: {...process.env, NO_COLOR: '1'},
+        timeout: 20_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`Error: listen EADDRINUSE: address already in use :::${port}`);
+    } finally {
+      blocker.close();
+    }
+  },
+);
+
+@Controller()
+class IpController {
+  @Get('ip')
+  ip(@Ip() ip: string) {
+    return ip;
+  }
+}
+
+claim.abuse(
+  `${page}#platform`,
+  `with trust proxy 1 and no proxy in front, a client chooses its own req.ip with a forged X-Forwarded-For`,
+  async () => {
+    @Module({controllers: [IpController]})
+    class AppModule {}
+    const {base} = await start(AppModule, {setup: (app) => app.set('trust proxy', 1)});
+    expect(
+      (await call(base, 'GET', '/ip', {headers: {'x-forwarded-for': '198.51.100.23'}})).text,
+    ).toBe('198.51.100.23');
+  },
+);
+
+claim.abuse(
+  `${page}#platform`,
+  `behind one proxy that appends the client address, trust proxy 1 ignores what the client put in front of it`,
+  async () => {
+    @Module({controllers: [IpController]})
+    class AppModule {}
+    const {base} = await start(AppModule, {setup: (app) => app.set('trust proxy', 1)});
+    // The client sent "X-Forwarded-For: 203.0.113.66"; the proxy appended the address it saw.
+    expect(
+      (await call(base, 'GET', '/ip', {headers: {'x-forwarded-for': '203.0.113.66, 198.51.100.7'}}))
+        .text,
+    ).toBe('198.51.100.7');
   },
 );

@@ -7,7 +7,7 @@ import {afterAll, beforeAll, expect} from 'vitest';
 import {existsSync} from 'node:fs';
 import {spawnSync} from 'node:child_process';
 import {join, resolve} from 'node:path';
-import {claim} from '../../lib';
+import {claim, fragment} from '../../lib';
 import {listFiles, nestOk, readJson, tempDir} from '../cli/_support';
 
 const page = 'docs/introduction.md';
@@ -80,5 +80,52 @@ NestFactory.create(AppModule).then(() => console.log('created'));
     expect(run.stdout + run.stderr).toContain(
       'No driver (HTTP) has been selected. In order to take advantage of the default driver, please, ensure to install the "@nestjs/platform-express" package ($ npm install @nestjs/platform-express).',
     );
+  },
+);
+
+claim(
+  `${page}#alternatives`,
+  'the from-scratch install names ranges that admit the installed Nest 8 set and exclude the next major of each package',
+  () => {
+    const semver = require(resolve(__dirname, '..', '..', 'node_modules', 'semver'));
+    const line = fragment(page, 'alternatives', 'npm i @nestjs/core')
+      .value.split('\n')
+      .find((l) => l.startsWith('npm i '))!;
+    const specs = line
+      .split(/\s+/)
+      .slice(2)
+      .map((token) => {
+        const at = token.lastIndexOf('@');
+        return {name: token.slice(0, at), range: token.slice(at + 1)};
+      });
+    expect(specs.map((s) => s.name)).toEqual([
+      '@nestjs/core',
+      '@nestjs/common',
+      '@nestjs/platform-express',
+      'reflect-metadata',
+      'rxjs',
+    ]);
+    const next: Record<string, string> = {
+      '@nestjs/core': '9.0.0',
+      '@nestjs/common': '9.0.0',
+      '@nestjs/platform-express': '9.0.0',
+      'reflect-metadata': '0.2.0',
+      rxjs: '8.0.0',
+    };
+    for (const {name, range} of specs) {
+      const installed = readJson(
+        resolve(__dirname, '..', '..', 'node_modules', name, 'package.json'),
+      ).version;
+      expect(semver.satisfies(installed, range), `${name}@${range} admits ${installed}`).toBe(true);
+      expect(semver.satisfies(next[name], range), `${name}@${range} excludes ${next[name]}`).toBe(
+        false,
+      );
+    }
+    // Nest 8's own peer ranges: reflect-metadata ^0.1.12 (0.2 is outside), rxjs ^7.1.0.
+    const peers = readJson(
+      resolve(__dirname, '..', '..', 'node_modules', '@nestjs/core', 'package.json'),
+    ).peerDependencies;
+    expect(semver.subset('^0.1.13', peers['reflect-metadata'])).toBe(true);
+    expect(semver.satisfies('0.2.2', peers['reflect-metadata'])).toBe(false);
   },
 );
