@@ -88,3 +88,99 @@ export class CatsService {
   }
 }
 `;
+
+/**
+ * A Node process running `source` (CommonJS, this suite's packages on NODE_PATH), for what would end the test
+ * worker (an unhandled rejection) or keep it alive (open sockets). Relative imports between compiled samples
+ * resolve by file name, as in samples(). `out` collects stdout and stderr.
+ */
+export interface NodeChild {
+  readonly out: string;
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  exited: Promise<number | null>;
+  waitFor(text: string, ms?: number): Promise<void>;
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+  pid: number;
+}
+
+const resolveByName = `
+const Module = require('module');
+const path = require('path');
+const fs = require('fs');
+const original = Module._resolveFilename;
+Module._resolveFilename = function (request, parent, ...rest) {
+  try {
+    return original.call(this, request, parent, ...rest);
+  } catch (error) {
+    if (parent && parent.filename && request.startsWith('.')) {
+      const candidate = path.join(path.dirname(parent.filename), path.basename(request) + '.js');
+      if (fs.existsSync(candidate)) return candidate;
+    }
+    throw error;
+  }
+};
+`;
+
+export function nodeChild(source: string, env: NodeJS.ProcessEnv = {}): NodeChild {
+  const {spawn} = require('node:child_process') as typeof import('node:child_process');
+  const {rmSync} = require('node:fs') as typeof import('node:fs');
+  const dir = tempDir({'child.js': resolveByName + source});
+  const child = spawn(process.execPath, [join(dir, 'child.js')], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      NODE_PATH: join(__dirname, '..', '..', 'node_modules'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const keep = (chunk: Buffer) => (out += chunk.toString());
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      rmSync(dir, {recursive: true, force: true});
+      resolve(code);
+    }),
+  );
+  return {
+    pid: child.pid!,
+    get out() {
+      return out;
+    },
+    get code() {
+      return child.exitCode;
+    },
+    get signal() {
+      return child.signalCode as NodeJS.Signals | null;
+    },
+    exited,
+    async waitFor(text, ms = 15_000) {
+      const started = Date.now();
+      while (!out.includes(text)) {
+        if (child.exitCode !== null || child.signalCode !== null) {
+          throw new Error(
+            `child exited (${child.exitCode ?? child.signalCode}) before "${text}":\n${out}`,
+          );
+        }
+        if (Date.now() - started > ms) throw new Error(`no "${text}" within ${ms} ms:\n${out}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Waits until `condition()` holds, polling every 20 ms. */
+export async function until(condition: () => boolean, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

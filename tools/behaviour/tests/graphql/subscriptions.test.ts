@@ -1,3 +1,5 @@
+import {createRequire} from 'node:module';
+import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect} from 'vitest';
 import {
   claim,
@@ -8,8 +10,12 @@ import {
   compileModule,
   memoryLogger,
   readPage,
+  service,
+  freePort,
+  findBinary,
+  type Service,
 } from '../../lib';
-import {start, gql, type Started} from './_support';
+import {start, gql, nodeChild, type Started} from './_support';
 
 const {Module} = nest('@nestjs/common');
 const {GraphQLModule, GraphQLSchemaHost} = nest('@nestjs/graphql');
@@ -41,10 +47,13 @@ const authFiles = {
   'auth/auth.service': `
 import { Injectable } from '@nestjs/common';
 
+/** The tokens the service accepts right now (a test revokes one). */
+export const validTokens = new Set(['good']);
+
 @Injectable()
 export class AuthService {
   async verifyToken(token?: string) {
-    return token === 'good' ? { name: 'ada' } : null;
+    return token !== undefined && validTokens.has(token) ? { name: 'ada' } : null;
   }
 }
 `,
@@ -56,9 +65,50 @@ import { AuthService } from './auth.service';
 export class AuthModule {}
 `,
 };
+const fences = readPage(page).fences;
+/** The page's Redis PubSubModule and its resolver that injects PUB_SUB (the last versions of both files). */
+const redisModule = fences.filter((f) => f.filename === 'pub-sub/pub-sub.module').at(-1)!.ts!;
+const providerResolver = fences
+  .filter((f) => f.filename === 'comments/comments.resolver')
+  .find((f) => f.ts!.includes('PUB_SUB'))!.ts!;
+/** The page's resolvers plus a mutation that publishes through the injected engine, as addComment() does. */
+const redisApp = `
+import { Inject, Module } from '@nestjs/common';
+import { Args, GraphQLModule, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { PubSubEngine } from 'graphql-subscriptions';
+import { PUB_SUB, PubSubModule } from './pub-sub.module';
+import { CommentsResolver } from './comments-provider.resolver';
+import { Comment } from './comment.model';
+
+let lastId = 0;
+
+@Resolver(() => Comment)
+export class AddCommentResolver {
+  constructor(@Inject(PUB_SUB) private readonly pubSub: PubSubEngine) {}
+  @Query(() => String) ping() { return 'pong'; }
+  @Mutation(() => Comment)
+  async addComment(@Args('text') text: string) {
+    const comment = { id: ++lastId, postId: 1, text, createdAt: new Date() };
+    await this.pubSub.publish('commentAdded', { commentAdded: comment });
+    return comment;
+  }
+}
+
+@Module({
+  imports: [PubSubModule, GraphQLModule.forRoot({ autoSchemaFile: true, subscriptions: { 'graphql-ws': true } })],
+  providers: [CommentsResolver, AddCommentResolver],
+})
+export class AppModule {}
+`;
 const set = samples(page, {
   under: 'publishing',
-  files: {'comments/comments.service': commentsService, ...authFiles},
+  files: {
+    'comments/comments.service': commentsService,
+    ...authFiles,
+    'pub-sub.module': redisModule,
+    'comments-provider.resolver': providerResolver,
+    'redis-app.module': redisApp,
+  },
 });
 const dir = set.dir;
 
@@ -637,6 +687,653 @@ export class AppModule {}`;
     } finally {
       good.close();
       bad.close();
+      await started.close();
+    }
+  },
+);
+
+// ---- PubSub as a provider: the page's RedisPubSub against a real Redis, and what happens when Redis fails ----
+
+claim(
+  `${page}#pubsub-as-a-provider`,
+  'the install line names the ioredis major that graphql-redis-subscriptions@^2 (2.7 today) loads: ioredis 5',
+  () => {
+    const semver = nest('semver');
+    const install = fences.find(
+      (f) => f.lang === 'bash' && f.value.includes('graphql-redis-subscriptions@'),
+    )!.value;
+    const range = (name: string) => new RegExp(`${name}@(\\S+)`).exec(install)![1];
+    const library = nest('graphql-redis-subscriptions/package.json');
+    expect(semver.satisfies(library.version, range('graphql-redis-subscriptions'))).toBe(true);
+    // The copy RedisPubSub requires is its own (nested) ioredis, whatever the application has.
+    const {RedisPubSub} = nest('graphql-redis-subscriptions');
+    const pubSub = new RedisPubSub({connection: {lazyConnect: true}});
+    const fromLibrary = createRequire(
+      join(
+        __dirname,
+        '..',
+        '..',
+        'node_modules',
+        'graphql-redis-subscriptions',
+        'dist',
+        'index.js',
+      ),
+    );
+    const used = fromLibrary('ioredis/package.json');
+    expect(pubSub.getPublisher()).toBeInstanceOf(fromLibrary('ioredis').default);
+    expect(used.version).toMatch(/^5\./);
+    expect(semver.satisfies(used.version, range('ioredis'))).toBe(true);
+    expect(semver.intersects(library.optionalDependencies.ioredis, range('ioredis'))).toBe(true);
+    pubSub.getPublisher().disconnect();
+    pubSub.getSubscriber().disconnect();
+  },
+);
+
+/** A redis-server on a given port (the tests need to stop and start Redis on the port an app was given). */
+async function redisOn(port: number): Promise<{stop: () => Promise<void>}> {
+  const {spawn} = require('node:child_process') as typeof import('node:child_process');
+  const {connect} = require('node:net') as typeof import('node:net');
+  const child = spawn(
+    findBinary('redis'),
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {stdio: 'ignore'},
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (let i = 0; ; i += 1) {
+    const open = await new Promise<boolean>((done) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        done(true);
+      });
+      socket.once('error', () => done(false));
+    });
+    if (open) break;
+    if (i > 200) throw new Error(`redis-server did not listen on ${port}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return {
+    stop: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** The page's module in its own set (with bench edits), started in a child process on a free port. */
+function childApp(edits: [string, string][], env: NodeJS.ProcessEnv) {
+  const childSet = samples(page, {
+    under: 'pubsub-as-a-provider',
+    files: {
+      'redis-app.module': redisApp.replace(
+        "'./comments-provider.resolver'",
+        "'./comments.resolver'",
+      ),
+    },
+    edit: {'pub-sub/pub-sub.module': edits},
+  });
+  return nodeChild(
+    `
+const { NestFactory } = require('@nestjs/core');
+const { AppModule } = require(${JSON.stringify(childSet.dir + '/redis-app.module.js')});
+(async () => {
+  const app = await NestFactory.create(AppModule, { logger: ['error'] });
+  if (process.env.SHUTDOWN_HOOKS) app.enableShutdownHooks();
+  await app.listen(0, '127.0.0.1');
+  console.log('LISTENING ' + (await app.getUrl()));
+  if (process.env.CLOSE_AFTER_START) {
+    await app.close();
+    console.log('CLOSED');
+  }
+})();
+`,
+    env,
+  );
+}
+
+const listening = (out: string) => /LISTENING (\S+)/.exec(out)![1];
+// Reconnection attempts every 20 ms instead of ioredis' growing delays (up to 2 s): the same number of
+// attempts, 20 of them before a queued command is dropped, in a fraction of a second.
+const fastRetries: [string, string] = [
+  'maxRetriesPerRequest: null,',
+  'maxRetriesPerRequest: null,\n            retryStrategy: () => 20,',
+];
+
+claim.failure(
+  `${page}#when-redis-is-unavailable`,
+  'without maxRetriesPerRequest: null, a subscription started while Redis is down ends the process: the rejection is unhandled',
+  async () => {
+    const port = await freePort();
+    const child = childApp([['maxRetriesPerRequest: null,', 'retryStrategy: () => 20,']], {
+      REDIS_PORT: String(port),
+    });
+    try {
+      await child.waitFor('LISTENING');
+      const sub = graphqlWs(wsUrl(listening(child.out)), 'subscription { commentAdded { id } }');
+      const code = await Promise.race([
+        child.exited,
+        new Promise((resolve) => setTimeout(() => resolve('alive'), 10_000)),
+      ]);
+      await sub.close();
+      expect(code).toBe(1);
+      const line = child.out.split('\n').find((l) => l.startsWith('MaxRetriesPerRequestError'));
+      expectOutput(page, 'redis-max-retries', line!);
+      expect(child.out).toContain('ECONNREFUSED');
+    } finally {
+      await child.kill();
+    }
+  },
+  20_000,
+);
+
+claim.failure(
+  `${page}#when-redis-is-unavailable`,
+  'with the page’s factory and Redis down at start: the app starts, outlives the 20 attempts, the mutation answers once Redis is up, and later events arrive',
+  async () => {
+    const port = await freePort();
+    const child = childApp([fastRetries], {REDIS_PORT: String(port)});
+    let redis: {stop: () => Promise<void>} | undefined;
+    try {
+      await child.waitFor('LISTENING');
+      const base = listening(child.out);
+      const sub = graphqlWs(wsUrl(base), 'subscription { commentAdded { text } }');
+      try {
+        let answered: any;
+        const pending = gql(
+          `${base}/graphql`,
+          'mutation { addComment(text: "during the outage") { id } }',
+        ).then((response) => (answered = response));
+        // Far more than 20 attempts at 20 ms: the default setting would have ended the process by now.
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        expect([child.code, child.signal, answered]).toEqual([null, null, undefined]);
+        redis = await redisOn(port);
+        expect((await pending).body).toEqual({data: {addComment: {id: 1}}});
+        // Events published from now on reach the subscription that waited through the outage.
+        const end = Date.now() + 5000;
+        while (!sub.results.some((r) => r.data?.commentAdded.text === 'after the outage')) {
+          if (Date.now() > end) throw new Error(`no event after the outage:\n${child.out}`);
+          await gql(`${base}/graphql`, 'mutation { addComment(text: "after the outage") { id } }');
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      } finally {
+        await sub.close();
+      }
+    } finally {
+      await child.kill();
+      await redis?.stop();
+    }
+  },
+  20_000,
+);
+
+claim.failure(
+  `${page}#when-redis-is-unavailable`,
+  'app.close() leaves the two Redis connections open and the process running; SIGTERM ends it, with or without enableShutdownHooks()',
+  async () => {
+    const redis = await service('redis');
+    try {
+      const closed = childApp([], {REDIS_PORT: String(redis.port), CLOSE_AFTER_START: '1'});
+      try {
+        await closed.waitFor('CLOSED');
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        expect([closed.code, closed.signal]).toEqual([null, null]);
+        await closed.kill('SIGTERM');
+        expect(closed.signal).toBe('SIGTERM');
+      } finally {
+        await closed.kill();
+      }
+      const hooked = childApp([], {REDIS_PORT: String(redis.port), SHUTDOWN_HOOKS: '1'});
+      try {
+        await hooked.waitFor('LISTENING');
+        await hooked.kill('SIGTERM');
+        expect(hooked.signal).toBe('SIGTERM');
+      } finally {
+        await hooked.kill();
+      }
+    } finally {
+      await redis.stop();
+    }
+  },
+  20_000,
+);
+
+describe('the page’s RedisPubSub in this process, with a real Redis', () => {
+  let redis: Service;
+  let previous: string | undefined;
+  beforeAll(async () => {
+    redis = await service('redis');
+    previous = process.env.REDIS_PORT;
+  });
+  afterAll(async () => {
+    if (previous === undefined) delete process.env.REDIS_PORT;
+    else process.env.REDIS_PORT = previous;
+    await redis?.stop();
+  });
+
+  async function startRedisApp(port: string): Promise<Started> {
+    process.env.REDIS_PORT = port;
+    const {AppModule} = set.require('redis-app.module');
+    return start(AppModule);
+  }
+
+  async function closeRedisApp(started: Started): Promise<void> {
+    const pubSub = started.app.get('PUB_SUB');
+    await started.close();
+    pubSub.getPublisher().disconnect();
+    pubSub.getSubscriber().disconnect();
+  }
+
+  claim(
+    `${page}#pubsub-as-a-provider`,
+    'two instances share events through Redis: a comment added on one reaches a subscriber of the other',
+    async () => {
+      const first = await startRedisApp(String(redis.port));
+      const second = await startRedisApp(String(redis.port));
+      const sub = graphqlWs(wsUrl(first.base), 'subscription { commentAdded { text } }');
+      try {
+        await until(() => sub.acked, 'connection_ack');
+        await publishAndCollect(
+          second.base,
+          sub,
+          'mutation { addComment(text: "from the other instance") { id } }',
+        );
+        expect(sub.results[0]).toEqual({data: {commentAdded: {text: 'from the other instance'}}});
+      } finally {
+        await sub.close();
+        await closeRedisApp(first);
+        await closeRedisApp(second);
+      }
+    },
+  );
+
+  claim(
+    `${page}#pubsub`,
+    'with the in-memory PubSub, a subscriber of one instance never sees a comment added on another',
+    async () => {
+      // One compilation per instance: two processes load the module file once each, so each has its PubSub.
+      const inMemory = fences.filter((f) => f.filename === 'pub-sub/pub-sub.module')[0].ts!;
+      const {CommentsResolver} = set.require('comments-provider.resolver');
+      const {AddCommentResolver} = set.require('redis-app.module');
+      const instance = () => {
+        @Module({
+          imports: [
+            compileModule(inMemory).PubSubModule,
+            GraphQLModule.forRoot({autoSchemaFile: true, subscriptions: {'graphql-ws': true}}),
+          ],
+          providers: [CommentsResolver, AddCommentResolver],
+        })
+        class InMemoryApp {}
+        return start(InMemoryApp);
+      };
+      const first = await instance();
+      const second = await instance();
+      const sub = graphqlWs(wsUrl(first.base), 'subscription { commentAdded { text } }');
+      try {
+        await until(() => sub.acked, 'connection_ack');
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await gql(`${second.base}/graphql`, 'mutation { addComment(text: "elsewhere") { id } }');
+        await publishAndCollect(first.base, sub, 'mutation { addComment(text: "here") { id } }');
+        expect(sub.results.map((r) => r.data.commentAdded.text)).toEqual(['here']);
+      } finally {
+        await sub.close();
+        await first.close();
+        await second.close();
+      }
+    },
+  );
+
+  claim.failure(
+    `${page}#when-redis-is-unavailable`,
+    'Redis restarted while the app runs: the subscription resumes, and events published after the reconnection arrive',
+    async () => {
+      const port = await freePort();
+      let server = await redisOn(port);
+      const started = await startRedisApp(String(port));
+      const sub = graphqlWs(wsUrl(started.base), 'subscription { commentAdded { text } }');
+      try {
+        await until(() => sub.acked, 'connection_ack');
+        await publishAndCollect(
+          started.base,
+          sub,
+          'mutation { addComment(text: "before") { id } }',
+        );
+        await server.stop();
+        server = await redisOn(port);
+        const end = Date.now() + 8000;
+        while (!sub.results.some((r) => r.data.commentAdded.text === 'after the restart')) {
+          if (Date.now() > end) throw new Error('no event after the restart');
+          await gql(
+            `${started.base}/graphql`,
+            'mutation { addComment(text: "after the restart") { id } }',
+          );
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(sub.results[0].data.commentAdded.text).toBe('before');
+      } finally {
+        await sub.close();
+        await closeRedisApp(started);
+        await server.stop();
+      }
+    },
+    20_000,
+  );
+
+  claim.failure(
+    `${page}#pubsub-as-a-provider`,
+    'with ioredis’ ready check on, a SUBSCRIBE sent while the connection is being checked is lost with every later one; enableReadyCheck: false keeps them',
+    async () => {
+      process.env.REDIS_PORT = String(redis.port);
+      const factoryOf = (module: any) => Reflect.getMetadata('providers', module)[0].useFactory;
+      const received = async (pubSub: any): Promise<unknown[]> => {
+        const got: unknown[] = [];
+        const errors: string[] = [];
+        pubSub.getSubscriber().on('error', (error: Error) => errors.push(error.message));
+        // The first subscription goes out the moment the connection opens, before the ready check answers.
+        pubSub.getSubscriber().once('connect', () => {
+          pubSub
+            .asyncIterator('commentAdded')
+            .next()
+            .then((r: any) => got.push(r.value));
+        });
+        await until(() => pubSub.getSubscriber().status === 'ready', 'a ready connection');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        pubSub
+          .asyncIterator('commentAdded')
+          .next()
+          .then((r: any) => got.push(r.value));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await pubSub.publish('commentAdded', {commentAdded: {id: 1}});
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        pubSub.getPublisher().disconnect();
+        pubSub.getSubscriber().disconnect();
+        return [
+          got,
+          errors.includes('Connection in subscriber mode, only subscriber commands may be used'),
+        ];
+      };
+      const {PubSubModule} = set.require('pub-sub.module');
+      expect(await received(factoryOf(PubSubModule)())).toEqual([
+        [{commentAdded: {id: 1}}, {commentAdded: {id: 1}}],
+        false,
+      ]);
+      const withCheck = compileModule(redisModule.replace('enableReadyCheck: false,', ''));
+      expect(await received(factoryOf(withCheck.PubSubModule)())).toEqual([[], true]);
+    },
+  );
+
+  claim.failure(
+    `${page}#pubsub-as-a-provider`,
+    'a REDIS_PORT that is not a port number stops the application at startup with the factory’s message',
+    async () => {
+      process.env.REDIS_PORT = '63790x';
+      const {AppModule} = set.require('redis-app.module');
+      const {NestFactory} = nest('@nestjs/core');
+      await expect(
+        NestFactory.create(AppModule, {logger: false, abortOnError: false}),
+      ).rejects.toThrow('REDIS_PORT is not a port number: "63790x"');
+    },
+  );
+});
+
+// ---- Authentication over WebSockets: callers without a token, from another origin, with a revoked token ----
+
+describe('the page’s graphql-ws onConnect app', () => {
+  let started: Started;
+  let who: any;
+  beforeAll(async () => {
+    who = whoAmIResolver();
+    started = await start(
+      withAuthApp(fences.filter((f) => f.filename === 'app.module')[1].ts!, who),
+    );
+  });
+  afterAll(() => started?.close());
+
+  claim.abuse(
+    `${page}#with-graphql-ws`,
+    'a client that sends no connection parameters at all, or no authToken, is refused like a wrong token (4403 Forbidden)',
+    async () => {
+      for (const params of [undefined, {}, {authToken: ''}]) {
+        const sub = graphqlWs(wsUrl(started.base), 'subscription { whoAmI }', undefined, params);
+        try {
+          await until(() => sub.closed !== undefined, 'the close');
+          expect([sub.acked, sub.closed.code, sub.closed.reason]).toEqual([
+            false,
+            4403,
+            'Forbidden',
+          ]);
+        } finally {
+          await sub.close();
+        }
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#with-graphql-ws`,
+    'a WebSocket from a foreign Origin is accepted at the handshake (no origin check): the token decides; onConnect sees the origin in extra.request.headers',
+    async () => {
+      class ForeignWebSocket extends WebSocket {
+        constructor(url: string, protocols?: string | string[]) {
+          super(url, protocols, {headers: {origin: 'https://evil.example'}});
+        }
+      }
+      const connect = (params?: Record<string, unknown>, base = started.base) => {
+        const results: any[] = [];
+        let closed: any;
+        let acked = false;
+        const client = createClient({
+          url: wsUrl(base),
+          webSocketImpl: ForeignWebSocket,
+          lazy: false,
+          retryAttempts: 0,
+          connectionParams: params,
+          on: {connected: () => void (acked = true), closed: (event: any) => void (closed = event)},
+        });
+        client.subscribe(
+          {query: 'subscription { whoAmI }'},
+          {next: (r: any) => results.push(r), error: () => undefined, complete: () => undefined},
+        );
+        return {
+          client,
+          results,
+          get acked() {
+            return acked;
+          },
+          get closed() {
+            return closed;
+          },
+        };
+      };
+      const anonymous = connect();
+      const withToken = connect({authToken: 'good'});
+      try {
+        await until(() => anonymous.closed !== undefined && withToken.acked, 'both answers');
+        expect(anonymous.closed.code).toBe(4403);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await who.pubSub.publish('tick', {});
+        await until(() => withToken.results.length === 1, 'the event');
+        expect(withToken.results[0]).toEqual({data: {whoAmI: 'ada'}});
+      } finally {
+        await anonymous.client.dispose();
+        await withToken.client.dispose();
+      }
+      // What onConnect can read: the handshake's Origin header is there to compare.
+      let origin: unknown;
+      const {GraphQLModule: G} = nest('@nestjs/graphql');
+      @Module({
+        imports: [
+          G.forRoot({
+            autoSchemaFile: true,
+            subscriptions: {
+              'graphql-ws': {
+                onConnect: (context: any) => {
+                  origin = context.extra.request.headers.origin;
+                  return false;
+                },
+              },
+            },
+          }),
+        ],
+        providers: [who.WhoResolver],
+      })
+      class OriginApp {}
+      const app = await start(OriginApp);
+      const probe = connect(undefined, app.base);
+      try {
+        await until(() => probe.closed !== undefined, 'the close');
+        expect(origin).toBe('https://evil.example');
+      } finally {
+        await probe.client.dispose();
+        await app.close();
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#using-the-user-in-resolvers-and-guards`,
+    'a token revoked after onConnect does not stop the events: the open connection keeps receiving them',
+    async () => {
+      const {validTokens} = set.require('auth/auth.service');
+      validTokens.add('revocable');
+      const sub = graphqlWs(wsUrl(started.base), 'subscription { whoAmI }', undefined, {
+        authToken: 'revocable',
+      });
+      try {
+        await until(() => sub.acked, 'connection_ack');
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        validTokens.delete('revocable');
+        await who.pubSub.publish('tick', {});
+        await until(() => sub.results.length === 1, 'the event');
+        expect(sub.results[0]).toEqual({data: {whoAmI: 'ada'}});
+        // A new connection with the same token is refused now.
+        const again = graphqlWs(wsUrl(started.base), 'subscription { whoAmI }', undefined, {
+          authToken: 'revocable',
+        });
+        await until(() => again.closed !== undefined, 'the close');
+        expect(again.closed.code).toBe(4403);
+        await again.close();
+      } finally {
+        validTokens.delete('revocable');
+        await sub.close();
+      }
+    },
+  );
+});
+
+claim.abuse(
+  `${page}#with-subscriptions-transport-ws`,
+  'a raw connection_init without payload gets "Invalid authentication token", not a TypeError about connectionParams',
+  async () => {
+    const who = whoAmIResolver();
+    const options = fragment(
+      page,
+      'with-subscriptions-transport-ws',
+      'GraphQLModule.forRootAsync',
+    ).value;
+    const source = `import { Module } from '@nestjs/common';
+import { GraphQLModule } from '@nestjs/graphql';
+import { AuthModule } from './auth/auth.module';
+import { AuthService } from './auth/auth.service';
+@Module({ imports: [${options.trim().replace(/;$/, '')}] })
+export class AppModule {}`;
+    const started = await start(withAuthApp(source, who));
+    const raw = new WebSocket(wsUrl(started.base), 'graphql-ws');
+    try {
+      const reply = await new Promise<any>((resolve, reject) => {
+        raw.once('open', () => raw.send(JSON.stringify({type: 'connection_init'})));
+        raw.once('message', (data: Buffer) => resolve(JSON.parse(data.toString())));
+        raw.once('error', reject);
+      });
+      expect(reply).toEqual({
+        type: 'connection_error',
+        payload: {message: 'Invalid authentication token'},
+      });
+    } finally {
+      raw.close();
+      await started.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#using-the-user-in-resolvers-and-guards`,
+  'with WsAuthGuard on the subscription, an anonymous graphql-ws subscriber gets a Forbidden resource error and no events',
+  async () => {
+    const {WsAuthGuard} = compileModule(
+      fences.find((f) => f.filename === 'auth/ws-auth.guard')!.ts!,
+    );
+    const guarded = compileModule(`
+import { UseGuards } from '@nestjs/common';
+import { Query, Resolver, Subscription } from '@nestjs/graphql';
+import { PubSub } from 'graphql-subscriptions';
+export const pubSub = new PubSub();
+export function build(guard: any) {
+  @Resolver()
+  class GuardedResolver {
+    @Query(() => String) ping() { return 'pong'; }
+    @Subscription(() => String, { resolve: () => 'event' })
+    @UseGuards(guard)
+    guarded() { return pubSub.asyncIterator('guarded'); }
+  }
+  return GuardedResolver;
+}`);
+    @Module({
+      imports: [
+        GraphQLModule.forRoot({
+          autoSchemaFile: true,
+          subscriptions: {'graphql-ws': true},
+          context: ({req, extra}: any) => (extra ? {user: extra.user} : {req}),
+        }),
+      ],
+      providers: [guarded.build(WsAuthGuard)],
+    })
+    class GuardedApp {}
+    const started = await start(GuardedApp);
+    const sub = graphqlWs(wsUrl(started.base), 'subscription { guarded }');
+    try {
+      await until(() => sub.errors.length > 0 || sub.results.length > 0, 'the answer');
+      await guarded.pubSub.publish('guarded', {});
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const answer = sub.errors[0] ?? sub.results[0];
+      const errors = Array.isArray(answer) ? answer : answer.errors;
+      expect(errors[0].message).toBe('Forbidden resource');
+      expect(sub.results.filter((r) => r.data)).toEqual([]);
+    } finally {
+      await sub.close();
+      await started.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#filtering-subscriptions`,
+  'the page’s filter compares the argument only: a second client that names post 12 receives its comments too',
+  async () => {
+    const filtered = fragment(page, 'filtering-subscriptions', 'filter:').value;
+    const started = await startWith(
+      resolverWith(
+        publishing.replace(
+          /@Subscription\(\(returns\) => Comment\)\n\s*commentAdded\(\) \{\n\s*return pubSub.asyncIterator\('commentAdded'\);\n\s*\}/,
+          filtered,
+        ),
+      ),
+      {subscriptions: {'graphql-ws': true}},
+    );
+    const query = fragment(page, 'filtering-subscriptions', 'CommentsOfPost').value;
+    const owner = graphqlWs(wsUrl(started.base), query, {postId: 12}, {user: 'alice'});
+    const stranger = graphqlWs(wsUrl(started.base), query, {postId: 12}, {user: 'bob'});
+    try {
+      await until(() => owner.acked && stranger.acked, 'both connections');
+      await publishAndCollect(
+        started.base,
+        stranger,
+        'mutation { addComment(input: { postId: 12, text: "for the post’s readers" }) { id } }',
+      );
+      await until(() => owner.results.length === 1, 'the owner’s event');
+      expect(stranger.results).toEqual(owner.results);
+    } finally {
+      await owner.close();
+      await stranger.close();
       await started.close();
     }
   },
