@@ -22,6 +22,8 @@ const page = 'docs/techniques/http-module.md';
 const breeds = [{name: 'Abyssinian'}, {name: 'Bengal'}];
 let target: Server;
 let targetUrl: string;
+const hanging: import('node:http').ServerResponse[] = [];
+const dripAborted: number[] = [];
 const hits: {path: string; headers: Record<string, unknown>}[] = [];
 beforeAll(async () => {
   target = createServer((req, res) => {
@@ -31,6 +33,30 @@ beforeAll(async () => {
       res.end(JSON.stringify(breeds));
     } else if (req.url === '/slow') {
       setTimeout(() => res.end('late'), 400);
+    } else if (req.url === '/hang') {
+      // Accepts the request and never answers.
+      hanging.push(res);
+    } else if (req.url === '/drip') {
+      // One byte every 100 ms for 1.5 s: never idle for long.
+      res.writeHead(200, {'content-type': 'text/plain'});
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (res.destroyed) return clearInterval(timer);
+        res.write('x');
+        if ((sent += 1) === 15) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 100);
+      res.on('close', () => {
+        if (!res.writableEnded) dripAborted.push(Date.now());
+      });
+    } else if (req.url === '/big') {
+      res.end(Buffer.alloc(11 * 1024 * 1024, 65));
+    } else if (req.url === '/internal') {
+      res.statusCode = 500;
+      res.setHeader('content-type', 'application/json');
+      res.end('{"error":"password authentication failed for user \\"breeds_admin\\""}');
     } else if (req.url?.startsWith('/hop/')) {
       const n = Number(req.url.slice(5));
       res.writeHead(302, {location: n > 0 ? `/hop/${n - 1}` : '/breeds'}).end();
@@ -43,7 +69,13 @@ beforeAll(async () => {
   const address = target.address();
   targetUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 });
-afterAll(() => new Promise<void>((resolve) => target.close(() => resolve())));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      for (const res of hanging) res.destroy();
+      target.close(() => resolve());
+    }),
+);
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -63,7 +95,7 @@ function serviceAround(section: string, contains: string, path = '/breeds'): any
     .split('https://api.example.com/breeds')
     .join(`${targetUrl}${path}`);
   return compileModule<any>(`
-import { Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { HttpService } from '@nestjs/axios';
 import { AxiosError } from 'axios';
 import { lastValueFrom, Observable } from 'rxjs';
@@ -201,13 +233,19 @@ claim(
 
 claim(
   `${page}#handling-errors`,
-  "catchError() turns the AxiosError into the page's 503 with the error's message",
+  "catchError() turns the AxiosError into the page's 503 and logs the error's message",
   async () => {
-    const base = await serve(serviceAround('handling-errors', 'catchError(', '/fail'));
+    const logs = memoryLogger();
+    const base = await serve(
+      serviceAround('handling-errors', 'catchError(', '/fail'),
+      [HttpModule],
+      logs.logger,
+    );
     const response = await fetch(`${base}/cats/breeds`);
     expect(response.status).toBe(503);
-    expect((await response.json()).message).toBe(
-      'The breeds service failed: Request failed with status code 500',
+    expect((await response.json()).message).toBe('The breeds service is unavailable');
+    expect(logs.text()).toContain(
+      'error [CatsService] The breeds service failed: Request failed with status code 500',
     );
   },
 );
@@ -371,6 +409,224 @@ claim(
     expect(logs.text()).toContain(
       'DEPRECATED! "HttpModule" (from the "@nestjs/common" package) is deprecated',
     );
+    await moduleRef.close();
+  },
+);
+
+// Abuse cases and failure modes.
+
+claim.failure(
+  `${page}#handling-errors`,
+  "the service down (ECONNREFUSED): the page's catchError answers 503 without the address, which only the log shows",
+  async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as {port: number}).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const method = fragment(page, 'handling-errors', 'catchError(')
+      .value.replace(/^import .*$/gm, '')
+      .split('https://api.example.com/breeds')
+      .join(`http://127.0.0.1:${port}/breeds`);
+    const {CatsService} = compileModule<any>(`
+import { Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
+import { HttpService } from '@nestjs/axios';
+import { AxiosError } from 'axios';
+import { Observable } from 'rxjs';
+import { catchError, map } from 'rxjs/operators';
+type Breed = { name: string };
+@Injectable()
+export class CatsService {
+  constructor(private readonly httpService: HttpService) {}
+${method}
+}
+`);
+    const logs = memoryLogger();
+    const base = await serve(CatsService, [HttpModule], logs.logger);
+    const response = await fetch(`${base}/cats/breeds`);
+    expect(response.status).toBe(503);
+    const body = await response.text();
+    expect(body).not.toContain(String(port));
+    expect(JSON.parse(body).message).toBe('The breeds service is unavailable');
+    expect(logs.text()).toContain(`connect ECONNREFUSED 127.0.0.1:${port}`);
+  },
+);
+
+claim.failure(
+  `${page}#handling-errors`,
+  "the service answers 500 with an internal message: unhandled, the client gets Nest's generic 500, not the service's body",
+  async () => {
+    const base = await serve(
+      serviceAround('getting-started', '.pipe(map((response) => response.data))', '/internal'),
+    );
+    const response = await fetch(`${base}/cats/breeds`);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({statusCode: 500, message: 'Internal server error'});
+  },
+);
+
+/** The page's register() options, as the fragment of the configuration section shows them. */
+function pageRegisterOptions(): Record<string, unknown> {
+  const code = fragment(page, 'configuration', 'HttpModule.register({').value;
+  const options = /HttpModule\.register\((\{[\s\S]*?\})\)/.exec(code)![1];
+  return compileModule<any>(`export const options = ${options};`).options;
+}
+
+claim.failure(
+  `${page}#configuration`,
+  "a service that never answers: the bare HttpModule waits on (still pending after 2 s); the page's register() options fail it after 5 s",
+  async () => {
+    const bare = await Test.createTestingModule({imports: [HttpModule]}).compile();
+    const pending = await Promise.race([
+      bare
+        .get(HttpService)
+        .axiosRef.get(`${targetUrl}/hang`)
+        .then(
+          () => 'answered',
+          () => 'failed',
+        ),
+      new Promise((resolve) => setTimeout(() => resolve('pending'), 2000)),
+    ]);
+    expect(pending).toBe('pending');
+    await bare.close();
+    const moduleRef = await Test.createTestingModule({
+      imports: [HttpModule.register(pageRegisterOptions())],
+    }).compile();
+    const started = Date.now();
+    await expect(moduleRef.get(HttpService).axiosRef.get(`${targetUrl}/hang`)).rejects.toThrow(
+      'timeout of 5000ms exceeded',
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
+    await moduleRef.close();
+  },
+  15_000,
+);
+
+claim.failure(
+  `${page}#configuration`,
+  'the timeout is an idle timeout: a service that sends a byte every 100 ms outlasts timeout: 300; RxJS timeout() bounds the wait, but the request goes on',
+  async () => {
+    const {timeout} = nest('rxjs');
+    const {lastValueFrom} = nest('rxjs');
+    const moduleRef = await Test.createTestingModule({
+      imports: [HttpModule.register({timeout: 300})],
+    }).compile();
+    const http = moduleRef.get(HttpService);
+    let started = Date.now();
+    const dripped = await lastValueFrom(http.get(`${targetUrl}/drip`));
+    expect(dripped.data).toBe('x'.repeat(15));
+    expect(Date.now() - started).toBeGreaterThan(1200);
+    dripAborted.length = 0;
+    started = Date.now();
+    await expect(lastValueFrom(http.get(`${targetUrl}/drip`).pipe(timeout(500)))).rejects.toThrow(
+      'Timeout has occurred',
+    );
+    expect(Date.now() - started).toBeLessThan(1000);
+    // @nestjs/axios 0.0.8 does not cancel the request on unsubscribe: the service finishes sending.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(dripAborted).toEqual([]);
+    await moduleRef.close();
+  },
+);
+
+claim.abuse(
+  `${page}#configuration`,
+  "an 11 MB answer: read whole by default, refused by the page's maxContentLength (10 MB)",
+  async () => {
+    const bare = await Test.createTestingModule({imports: [HttpModule.register({})]}).compile();
+    expect((await bare.get(HttpService).axiosRef.get(`${targetUrl}/big`)).data).toHaveLength(
+      11 * 1024 * 1024,
+    );
+    await bare.close();
+    const moduleRef = await Test.createTestingModule({
+      imports: [HttpModule.register(pageRegisterOptions())],
+    }).compile();
+    await expect(moduleRef.get(HttpService).axiosRef.get(`${targetUrl}/big`)).rejects.toThrow(
+      'maxContentLength size of 10485760 exceeded',
+    );
+    await moduleRef.close();
+  },
+);
+
+/** The page's registerAsync() factory fragment, compiled. */
+function pageAsyncOptions(): any {
+  const code = fragment(
+    page,
+    'async-configuration',
+    "configService.get<string>('BREEDS_API_URL')",
+  ).value.replace(/;\s*$/, '');
+  return compileModule<any>(`
+import { HttpModule } from '@nestjs/axios';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+export const asyncOptions = () => ${code};
+`).asyncOptions();
+}
+
+async function withEnv(env: Record<string, string | undefined>, body: () => Promise<void>) {
+  const saved = {
+    BREEDS_API_URL: process.env.BREEDS_API_URL,
+    HTTP_TIMEOUT: process.env.HTTP_TIMEOUT,
+  };
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  try {
+    await body();
+  } finally {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+}
+
+claim.failure(
+  `${page}#async-configuration`,
+  "HTTP_TIMEOUT missing: the page's factory applies 5000 ms, where get<number>() alone gives no timeout at all",
+  async () => {
+    const {ConfigModule} = nest('@nestjs/config');
+    await withEnv({BREEDS_API_URL: targetUrl, HTTP_TIMEOUT: undefined}, async () => {
+      const moduleRef = await Test.createTestingModule({
+        imports: [ConfigModule.forRoot({ignoreEnvFile: true}), pageAsyncOptions()],
+      }).compile();
+      const axiosRef = moduleRef.get(HttpService, {strict: false}).axiosRef;
+      expect(axiosRef.defaults.timeout).toBe(5000);
+      expect((await axiosRef.get('/breeds')).data).toEqual(breeds);
+      await moduleRef.close();
+    });
+  },
+);
+
+claim.failure(
+  `${page}#async-configuration`,
+  'BREEDS_API_URL missing or HTTP_TIMEOUT=abc: the application refuses to start; without the check, a relative URL goes to port 80 of the local machine',
+  async () => {
+    const {ConfigModule} = nest('@nestjs/config');
+    for (const env of [
+      {BREEDS_API_URL: undefined, HTTP_TIMEOUT: '2000'},
+      {BREEDS_API_URL: targetUrl, HTTP_TIMEOUT: 'abc'},
+    ]) {
+      await withEnv(env, async () => {
+        await expect(
+          Test.createTestingModule({
+            imports: [ConfigModule.forRoot({ignoreEnvFile: true}), pageAsyncOptions()],
+          }).compile(),
+        ).rejects.toThrow('Set BREEDS_API_URL, and HTTP_TIMEOUT to a number of milliseconds');
+      });
+    }
+    // What the check prevents: no baseURL, and the service's relative URL is sent to localhost:80.
+    const moduleRef = await Test.createTestingModule({
+      imports: [HttpModule.register({baseURL: undefined})],
+    }).compile();
+    // Whether something answers on port 80 or not, the request went there (follow-redirects' URL).
+    const sent = await moduleRef
+      .get(HttpService)
+      .axiosRef.get('/breeds')
+      .then(
+        (response: any) => response.request.res.responseUrl,
+        (error: any) => error.request._currentUrl,
+      );
+    expect(sent).toMatch(/^http:\/\/(\[::1\]|127\.0\.0\.1|localhost)\/breeds$/);
     await moduleRef.close();
   },
 );
