@@ -126,13 +126,16 @@ export function nodeChild(source: string, env: NodeJS.ProcessEnv = {}): NodeChil
   const {spawn} = require('node:child_process') as typeof import('node:child_process');
   const {rmSync} = require('node:fs') as typeof import('node:fs');
   const dir = tempDir({'child.js': resolveByName + source});
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'development',
+    NODE_PATH: join(__dirname, '..', '..', 'node_modules'),
+    ...env,
+  };
+  // A variable given as undefined is left out, so the child runs without it.
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete childEnv[name];
   const child = spawn(process.execPath, [join(dir, 'child.js')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      NODE_PATH: join(__dirname, '..', '..', 'node_modules'),
-      ...env,
-    },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

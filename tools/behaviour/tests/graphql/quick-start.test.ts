@@ -2,7 +2,7 @@ import {afterAll, beforeAll, describe, expect} from 'vitest';
 import {readFileSync, statSync} from 'node:fs';
 import {join} from 'node:path';
 import {claim, samples, nest, expectOutput, compileModule, fragment} from '../../lib';
-import {start, gql, tempDir, catsService, type Started} from './_support';
+import {start, gql, tempDir, catsService, nodeChild, type Started} from './_support';
 
 const {Module} = nest('@nestjs/common');
 const {GraphQLModule} = nest('@nestjs/graphql');
@@ -393,6 +393,38 @@ describe('CORS on the GraphQL endpoint', () => {
     expect(await corsOf({cors: false}, {origin: ['https://app.example.com']})).toBeNull();
   });
 
+  claim.abuse(
+    `${page}#cors`,
+    'a CORS preflight from a foreign origin gets no Access-Control-Allow-Origin with the page’s cors options; the listed origin gets it with credentials',
+    async () => {
+      const text = fragment(page, 'cors', 'credentials: true').value;
+      const options = new Function(
+        `return ${text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'))}`,
+      )();
+      @Module({imports: [GraphQLModule.forRoot(options)], providers: [HelloResolver]})
+      class AppModule {}
+      const started = await start(AppModule);
+      try {
+        const preflight = (origin: string) =>
+          fetch(`${started.base}/graphql`, {
+            method: 'OPTIONS',
+            headers: {
+              origin,
+              'access-control-request-method': 'POST',
+              'access-control-request-headers': 'content-type',
+            },
+          });
+        const foreign = await preflight('https://evil.example.com');
+        expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+        const own = await preflight('https://app.example.com');
+        expect(own.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+        expect(own.headers.get('access-control-allow-credentials')).toBe('true');
+      } finally {
+        await started.close();
+      }
+    },
+  );
+
   claim(`${page}#cors`, 'cors with options applies them on the endpoint', async () => {
     expect(
       await corsOf({cors: {origin: ['https://app.example.com'], credentials: true}}),
@@ -637,3 +669,254 @@ type Mutation {
     60_000,
   );
 });
+
+// ---- Production settings: what the defaults serve to anyone, and what the page's options change ----
+
+@Resolver()
+class BoomResolver {
+  @Query(() => String)
+  boom(): string {
+    throw new Error('connect ECONNREFUSED 10.0.0.5:5432');
+  }
+}
+
+/** The options object of the production-settings sample. */
+function productionOptions(): Record<string, unknown> {
+  const text = fragment(page, 'production-settings', 'csrfPrevention: true').value;
+  return new Function(`return ${text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'))}`)();
+}
+
+/** Starts HelloResolver and BoomResolver with these options, with NODE_ENV set (or removed) around the start. */
+async function withNodeEnv<T>(
+  nodeEnv: string | undefined,
+  options: Record<string, unknown>,
+  use: (started: Started) => Promise<T>,
+): Promise<T> {
+  const previous = process.env.NODE_ENV;
+  if (nodeEnv === undefined) delete process.env.NODE_ENV;
+  else process.env.NODE_ENV = nodeEnv;
+  try {
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true, ...options})],
+      providers: [HelloResolver, BoomResolver],
+    })
+    class AppModule {}
+    const started = await start(AppModule);
+    try {
+      return await use(started);
+    } finally {
+      await started.close();
+    }
+  } finally {
+    process.env.NODE_ENV = previous;
+  }
+}
+
+/** What an endpoint gives away: the stack trace of an error, the playground page, introspection. */
+async function exposure(started: Started) {
+  const boom = await gql(`${started.base}/graphql`, '{ boom }');
+  const html = await (
+    await fetch(`${started.base}/graphql`, {headers: {accept: 'text/html'}})
+  ).text();
+  const schema = await gql(`${started.base}/graphql`, '{ __schema { queryType { name } } }');
+  return {
+    stacktrace: Boolean(boom.body.errors[0].extensions.exception?.stacktrace),
+    playground: /GraphQL Playground/.test(html),
+    introspection: schema.body.data?.__schema.queryType.name === 'Query',
+  };
+}
+
+claim.failure(
+  `${page}#production-settings`,
+  'NODE_ENV not set: the defaults send stack traces, serve the playground and answer introspection; the page’s options turn all three off',
+  async () => {
+    // In a process started without NODE_ENV (Apollo reads it once, when it is loaded).
+    const set = samples(page, {
+      under: 'getting-started',
+      files: {
+        'exposure.app': `
+import { Module } from '@nestjs/common';
+import { GraphQLModule, Query, Resolver } from '@nestjs/graphql';
+@Resolver()
+class ProbeResolver {
+  @Query(() => String) hello() { return 'world'; }
+  @Query(() => String) boom(): string { throw new Error('connect ECONNREFUSED 10.0.0.5:5432'); }
+}
+@Module({
+  imports: [GraphQLModule.forRoot({ autoSchemaFile: true, ...JSON.parse(process.env.GQL_OPTIONS || '{}') })],
+  providers: [ProbeResolver],
+})
+export class AppModule {}`,
+      },
+    });
+    const run = async (options: Record<string, unknown>) => {
+      const child = nodeChild(
+        `
+const { NestFactory } = require('@nestjs/core');
+const { AppModule } = require(${JSON.stringify(set.dir + '/exposure.app.js')});
+(async () => {
+  const app = await NestFactory.create(AppModule, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  console.log('LISTENING ' + (await app.getUrl()));
+})();`,
+        {NODE_ENV: undefined, GQL_OPTIONS: JSON.stringify(options)},
+      );
+      try {
+        await child.waitFor('LISTENING');
+        const base = /LISTENING (\S+)/.exec(child.out)![1];
+        return await exposure({base} as Started);
+      } finally {
+        await child.kill();
+      }
+    };
+    expect(await run({})).toEqual({stacktrace: true, playground: true, introspection: true});
+    expect(await run(productionOptions())).toEqual({
+      stacktrace: false,
+      playground: false,
+      introspection: false,
+    });
+  },
+);
+
+claim.abuse(
+  `${page}#production-settings`,
+  'a cross-site GET query (foreign Origin, a cookie, no special header) runs by default; csrfPrevention: true refuses it with the message shown, JSON POSTs still pass',
+  async () => {
+    const crossSite = {origin: 'https://evil.example.com', cookie: 'session=alice'};
+    const get = (base: string, query: string, headers: Record<string, string> = crossSite) =>
+      fetch(`${base}/graphql?query=${encodeURIComponent(query)}`, {headers});
+    await withNodeEnv('production', {}, async (started) => {
+      const response = await get(started.base, '{ hello }');
+      expect([response.status, await response.json()]).toEqual([200, {data: {hello: 'world'}}]);
+      const mutation = await get(started.base, 'mutation { hello }');
+      expect(mutation.status).toBe(405);
+      expect((await mutation.json()).errors[0].message).toBe('GET supports only query operation');
+    });
+    await withNodeEnv('production', productionOptions(), async (started) => {
+      const response = await get(started.base, '{ hello }');
+      expect(response.status).toBe(400);
+      expectOutput(page, 'csrf-blocked', (await response.text()).trim());
+      const preflighted = await get(started.base, '{ hello }', {
+        ...crossSite,
+        'apollo-require-preflight': 'true',
+      });
+      expect(await preflighted.json()).toEqual({data: {hello: 'world'}});
+      expect(
+        (await gql(`${started.base}/graphql`, '{ hello }', undefined, crossSite)).body,
+      ).toEqual({
+        data: {hello: 'world'},
+      });
+    });
+  },
+);
+
+claim.abuse(
+  `${page}#production-settings`,
+  'one POST with an array of 50 operations runs all 50 by default; allowBatchedHttpRequests: false refuses the array with 400',
+  async () => {
+    const batch = JSON.stringify(Array.from({length: 50}, () => ({query: '{ hello }'})));
+    const send = (base: string) =>
+      fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: batch,
+      });
+    await withNodeEnv('production', {}, async (started) => {
+      const response = await send(started.base);
+      const results = await response.json();
+      expect([response.status, results.length, results[49]]).toEqual([
+        200,
+        50,
+        {data: {hello: 'world'}},
+      ]);
+    });
+    await withNodeEnv('production', productionOptions(), async (started) => {
+      const response = await send(started.base);
+      expect(response.status).toBe(400);
+      expect((await response.json()).errors[0].message).toBe('Operation batching disabled.');
+    });
+  },
+);
+
+claim.abuse(
+  `${page}#production-settings`,
+  'in production, Apollo warns at startup that persisted queries use an unbounded cache (memory exhaustion); cache: "bounded" removes the warning',
+  async () => {
+    const warningsWith = async (options: Record<string, unknown>) => {
+      const warnings: string[] = [];
+      const logger = {
+        debug: () => undefined,
+        info: () => undefined,
+        warn: (message: string) => warnings.push(message),
+        error: () => undefined,
+      };
+      await withNodeEnv('production', {...options, logger}, async () => undefined);
+      return warnings.filter((w) => w.includes('unbounded cache'));
+    };
+    const [warning] = await warningsWith({});
+    expect(warning).toMatch(
+      /^Persisted queries are enabled and are using an unbounded cache\. Your server is vulnerable to denial of service attacks via memory exhaustion\./,
+    );
+    expect(await warningsWith(productionOptions())).toEqual([]);
+  },
+);
+
+claim.failure(
+  `${page}#async-configuration`,
+  'with NODE_ENV missing, the factory’s debug (=== "development") keeps stack traces out; a !== "production" test would send them',
+  async () => {
+    const withTest = async (edit: [string, string][]) => {
+      const {AppModule: Base} = samples(page, {
+        under: 'async-configuration',
+        edit: {'app.module': edit},
+      }).require('app.module');
+      const previous = process.env.NODE_ENV;
+      delete process.env.NODE_ENV;
+      try {
+        @Module({imports: [Base], providers: [BoomResolver]})
+        class AppModule {}
+        const started = await start(AppModule);
+        try {
+          const {body} = await gql(`${started.base}/graphql`, '{ boom }');
+          return Boolean(body.errors[0].extensions.exception?.stacktrace);
+        } finally {
+          await started.close();
+        }
+      } finally {
+        process.env.NODE_ENV = previous;
+      }
+    };
+    expect(await withTest([])).toBe(false);
+    expect(
+      await withTest([
+        [
+          "configService.get<string>('NODE_ENV') === 'development'",
+          "configService.get<string>('NODE_ENV') !== 'production'",
+        ],
+      ]),
+    ).toBe(true);
+  },
+);
+
+claim.failure(
+  `${page}#schema-first`,
+  'typePaths that match no file (no .graphql files next to dist/) stop the application at startup with the message quoted',
+  async () => {
+    const {AppModule} = samples(page, {under: 'schema-first'}).require('app.module');
+    const {NestFactory} = nest('@nestjs/core');
+    const previous = process.cwd();
+    // An empty working directory: what a container holding only the compiled JavaScript has.
+    process.chdir(tempDir());
+    try {
+      await expect(
+        NestFactory.create(AppModule, {logger: false, abortOnError: false}).then((app: any) =>
+          app.init(),
+        ),
+      ).rejects.toThrow(
+        'No type definitions were found with the specified file name patterns: "./**/*.graphql".',
+      );
+    } finally {
+      process.chdir(previous);
+    }
+  },
+);
