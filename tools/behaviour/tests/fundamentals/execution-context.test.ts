@@ -109,7 +109,7 @@ claim(
   },
 );
 
-function filterApp(AllContextsFilter: any, bind: 'each' | 'global') {
+function filterApp(AllContextsFilter: any, bind: 'each' | 'global' | 'none') {
   @Controller('cats')
   class CatsController {
     @Get()
@@ -543,6 +543,246 @@ claim(
     expect(denied.data).toEqual({secret: null});
     expect(denied.errors[0].message).toBe('Forbidden resource');
     expect(types).toEqual(['graphql', 'graphql']);
+    await app.close();
+  },
+);
+
+/** The page's hybrid main.ts (its order of calls), on free ports, in this process. */
+async function hybridMain(AllContextsFilter: any, order: 'page' | 'swapped') {
+  const {fragment, applyEdits, compileModule} = await import('../../lib');
+  const [rpcPort, httpPort] = [await freePort(), await freePort()];
+  let body = applyEdits(
+    'main',
+    fragment(page, 'host-handler-arguments', 'inheritAppConfig: true').value,
+    [
+      [
+        'NestFactory.create(AppModule)',
+        'NestFactory.create(AppModule, { logger: false, abortOnError: false })',
+      ],
+      ['options: { port: 3001 }', `options: { host: '127.0.0.1', port: ${rpcPort} }`],
+      ['await app.listen(3000);', `await app.listen(${httpPort}, '127.0.0.1');\n  return app;`],
+    ],
+  );
+  if (order === 'swapped') {
+    const filters =
+      'app.useGlobalFilters(new AllContextsFilter()); // before connecting, not after\n';
+    const connect = body.slice(
+      body.indexOf('app.connectMicroservice'),
+      body.indexOf('await app.startAllMicroservices'),
+    );
+    body = body.replace(filters, '').replace(connect, `${connect}${filters}`);
+  }
+  const {start} = compileModule(
+    `import { NestFactory } from '@nestjs/core';
+import { MicroserviceOptions, Transport } from '@nestjs/microservices';
+export async function start(AppModule: any, AllContextsFilter: any) {
+  ${body}
+}`,
+    `hybrid-main-${order}`,
+  );
+  const app = await start(filterApp(AllContextsFilter, 'none'), AllContextsFilter);
+  return {app, rpcPort, httpPort};
+}
+
+async function rpcError(port: number) {
+  const client = ClientProxyFactory.create({
+    transport: Transport.TCP,
+    options: {host: '127.0.0.1', port},
+  });
+  try {
+    return await firstValueFrom(client.send('cats.fail', {})).then(
+      () => null,
+      (e: unknown) => e,
+    );
+  } finally {
+    client.close();
+  }
+}
+
+claim(
+  `${page}#host-handler-arguments`,
+  "the page's hybrid main.ts (useGlobalFilters() before connectMicroservice(..., { inheritAppConfig: true })): the message handler's BadRequestException reaches the client as the filter's { status: 400 }",
+  async () => {
+    const {AllContextsFilter} = samples(page, {under: 'host-handler-arguments'}).require(
+      'all-contexts.filter',
+    );
+    const {app, rpcPort, httpPort} = await hybridMain(AllContextsFilter, 'page');
+    expect(await rpcError(rpcPort)).toEqual({status: 400, message: 'bad message'});
+    expect(await (await fetch(`http://127.0.0.1:${httpPort}/cats`)).json()).toEqual({
+      status: 400,
+      message: 'bad cat',
+    });
+    await app.close();
+  },
+);
+
+claim.failure(
+  `${page}#host-handler-arguments`,
+  'useGlobalFilters() after connectMicroservice(): HTTP still gets the filter, the message handler answers { status: "error", message: "Internal server error" }; APP_FILTER is in time with inheritAppConfig, and not without it',
+  async () => {
+    const {AllContextsFilter} = samples(page, {under: 'host-handler-arguments'}).require(
+      'all-contexts.filter',
+    );
+    const swapped = await hybridMain(AllContextsFilter, 'swapped');
+    expect(await rpcError(swapped.rpcPort)).toEqual({
+      status: 'error',
+      message: 'Internal server error',
+    });
+    expect(await (await fetch(`http://127.0.0.1:${swapped.httpPort}/cats`)).json()).toEqual({
+      status: 400,
+      message: 'bad cat',
+    });
+    await swapped.app.close();
+    const {APP_FILTER} = nest('@nestjs/core');
+    for (const inheritAppConfig of [true, false]) {
+      @Module({
+        imports: [filterApp(AllContextsFilter, 'none')],
+        providers: [{provide: APP_FILTER, useClass: AllContextsFilter}],
+      })
+      class AppModule {}
+      const port = await freePort();
+      const app = await NestFactory.create(AppModule, options);
+      app.connectMicroservice(
+        {transport: Transport.TCP, options: {host: '127.0.0.1', port}},
+        {inheritAppConfig},
+      );
+      await app.startAllMicroservices();
+      await app.init();
+      expect(await rpcError(port)).toEqual(
+        inheritAppConfig
+          ? {status: 400, message: 'bad message'}
+          : {status: 'error', message: 'Internal server error'},
+      );
+      await app.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#host-handler-arguments`,
+  'a filter that rethrows in a gateway ends the process (exit code 1) through an uncaught exception from RxJS',
+  async () => {
+    const {runScript} = await import('./_support');
+    const {mkdtempSync, rmSync} = await import('node:fs');
+    const {tmpdir} = await import('node:os');
+    const {join} = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-rethrow-ws-'));
+    try {
+      const result = await runScript(
+        dir,
+        'rethrow-ws.js',
+        `
+const { Module, Catch, UseFilters, BadRequestException } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { WebSocketGateway, SubscribeMessage } = require('@nestjs/websockets');
+const { io } = require('socket.io-client');
+class RethrowFilter { catch(exception) { throw exception; } }
+Catch()(RethrowFilter);
+class CatsGateway { fail() { throw new BadRequestException('bad event'); } }
+SubscribeMessage('fail')(CatsGateway.prototype, 'fail', Object.getOwnPropertyDescriptor(CatsGateway.prototype, 'fail'));
+WebSocketGateway()(CatsGateway);
+UseFilters(RethrowFilter)(CatsGateway);
+class AppModule {}
+Module({ providers: [CatsGateway] })(AppModule);
+process.on('exit', (code) => console.log('exit ' + code));
+(async () => {
+  const app = await NestFactory.create(AppModule, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  const socket = io(await app.getUrl(), { transports: ['websocket'] });
+  socket.on('connect', () => socket.emit('fail', {}));
+  setTimeout(() => { console.log('still running'); process.exit(0); }, 3000);
+})();
+`,
+      );
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('exit 1\n');
+      expect(result.stderr).toContain('BadRequestException: bad event');
+      expect(result.stderr).toContain('reportUnhandledError');
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);
+
+/** The page's RolesGuard (global, as a hybrid app with inheritAppConfig shares it) on an HTTP route, a message handler and a gateway event, each with @Roles('admin'). */
+async function rolesEverywhere(lang: 'ts' | 'js') {
+  const set = samples(page, {lang, pick: {'roles.guard': 1}, files: {}});
+  const {RolesGuard} = set.require('roles.guard');
+  const {Roles} = set.require('roles.decorator');
+  @Controller('cats')
+  class CatsController {
+    @Post()
+    @Roles('admin')
+    create() {
+      return 'created';
+    }
+    @MessagePattern('cats.delete')
+    @Roles('admin')
+    deleteOverRpc() {
+      return 'deleted';
+    }
+  }
+  @WebSocketGateway()
+  @UseGuards(RolesGuard)
+  class CatsGateway {
+    @SubscribeMessage('cats.delete')
+    @Roles('admin')
+    remove() {
+      return 'deleted';
+    }
+  }
+  @Module({controllers: [CatsController], providers: [CatsGateway]})
+  class AppModule {}
+  const app = await NestFactory.create(AppModule, options);
+  app.useGlobalGuards(new RolesGuard(app.get(Reflector)));
+  const port = await freePort();
+  app.connectMicroservice(
+    {transport: Transport.TCP, options: {host: '127.0.0.1', port}},
+    {inheritAppConfig: true},
+  );
+  await app.startAllMicroservices();
+  const base = await listen(app);
+  return {app, port, base};
+}
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#reflection-and-metadata`,
+    `a message whose payload says { user: { roles: ['admin'] } } does not pass RolesGuard on an @Roles('admin') message handler: "Forbidden resource" (${lang})`,
+    async () => {
+      const {app, port} = await rolesEverywhere(lang);
+      const client = ClientProxyFactory.create({
+        transport: Transport.TCP,
+        options: {host: '127.0.0.1', port},
+      });
+      const outcome = await firstValueFrom(
+        client.send('cats.delete', {user: {roles: ['admin']}}),
+      ).then(
+        (value) => ({value}),
+        (error) => ({error}),
+      );
+      expect(outcome).toEqual({error: {status: 'error', message: 'Forbidden resource'}});
+      client.close();
+      await app.close();
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#reflection-and-metadata`,
+  "a socket client calling an @Roles('admin') event gets Nest's \"Forbidden resource\" exception, not the handler's answer",
+  async () => {
+    const {app, base} = await rolesEverywhere('ts');
+    const ws = await socket(base);
+    const exception = new Promise((done) => ws.once('exception', done));
+    const acknowledged = new Promise((done) =>
+      ws.emit('cats.delete', {user: {roles: ['admin']}}, done),
+    );
+    expect(await Promise.race([exception, acknowledged])).toEqual({
+      status: 'error',
+      message: 'Forbidden resource',
+    });
+    ws.close();
     await app.close();
   },
 );

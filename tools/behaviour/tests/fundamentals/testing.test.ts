@@ -310,7 +310,28 @@ claim(
     guardSet.require('roles.guard');
     expect(await runSpec(() => compileModule(source, 'roles.guard.spec'))).toEqual([
       'lets admins through',
+      'refuses calls from other transports',
     ]);
+  },
+);
+
+claim(
+  `${page}#testing-enhancers-in-isolation`,
+  'a hand-made context without getType() makes the spec fail with "TypeError: context.getType is not a function"',
+  async () => {
+    const guardSet = samples('docs/fundamentals/execution-context.md', {pick: {'roles.guard': 1}});
+    const spec = fragment(page, 'testing-enhancers-in-isolation', "describe('RolesGuard'").value;
+    const source = applyEdits('roles.guard.spec', spec, [
+      [
+        "import { RolesGuard } from './roles.guard';",
+        `const { RolesGuard } = require(${JSON.stringify(`${guardSet.dir}/roles.guard.js`)});`,
+      ],
+      ['    getType: () => type,\n', ''],
+    ]);
+    guardSet.require('roles.guard');
+    await expect(runSpec(() => compileModule(source, 'roles.guard.spec'))).rejects.toThrow(
+      'context.getType is not a function',
+    );
   },
 );
 
