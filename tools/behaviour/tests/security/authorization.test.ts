@@ -1,5 +1,14 @@
 import {afterEach, describe, expect} from 'vitest';
-import {claim, samples, nest, listen, fragment, expectOutput, compileModule} from '../../lib';
+import {
+  claim,
+  samples,
+  nest,
+  listen,
+  fragment,
+  expectOutput,
+  compileModule,
+  applyEdits,
+} from '../../lib';
 
 const {NestFactory} = nest('@nestjs/core');
 const page = 'docs/security/authorization.md';
@@ -21,7 +30,13 @@ export class CatsService {
 /** Stands in for the authentication chapter: puts the user named by the x-user header on the request. */
 const fakeAuth = `
 import { Injectable } from '@nestjs/common';
-const users = { ann: { username: 'ann', roles: ['admin'] }, bob: { username: 'bob', roles: ['user'] } };
+const users = {
+  ann: { username: 'ann', roles: ['admin'] },
+  bob: { username: 'bob', roles: ['user'] },
+  // A roles claim that arrives as a string, and a user object without roles
+  dave: { username: 'dave', roles: 'superadmin' },
+  erin: { username: 'erin' },
+};
 @Injectable()
 export class FakeAuthGuard {
   canActivate(context) {
@@ -35,6 +50,7 @@ export class FakeAuthGuard {
 async function rbacApp(
   lang: 'ts' | 'js',
   wiring: 'route' | 'global-roles-route-auth' | 'both-global',
+  extraEdits: [string | RegExp, string][] = [],
 ) {
   const controllerEdits: [string, string][] =
     wiring === 'global-roles-route-auth'
@@ -53,6 +69,7 @@ async function rbacApp(
           "import { UseGuards, Get } from '@nestjs/common';\nimport { FakeAuthGuard } from './fake-auth.guard';\nimport { RolesGuard } from './roles.guard';\nimport { $1Body, Controller",
         ],
         [/\n\}\s*$/, '\n  @Get()\n  findAll() { return []; }\n}\n'],
+        ...extraEdits,
       ],
     },
     files: {
@@ -133,6 +150,60 @@ claim(
   async () => {
     const call = await rbacApp('ts', 'global-roles-route-auth');
     expect((await call('ann')).status).toBe(403);
+  },
+);
+
+claim.abuse(
+  `${page}#basic-rbac-implementation`,
+  "a roles claim that is a string ('superadmin') does not pass a check for 'admin' by substring (TS and JS halves): 403",
+  async () => {
+    for (const lang of ['ts', 'js'] as const) {
+      const call = await rbacApp(lang, 'route');
+      expect((await call('dave')).status, lang).toBe(403);
+      await close?.();
+      close = undefined;
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#basic-rbac-implementation`,
+  'a user object without roles, and a request with no user at all, get 403 on an @Roles() route, not 500',
+  async () => {
+    const call = await rbacApp('ts', 'route');
+    expect((await call('erin')).status).toBe(403);
+    const anonymous = await call(null);
+    expect(anonymous.status).toBe(403);
+    expect(await anonymous.json()).toEqual({
+      statusCode: 403,
+      message: 'Forbidden resource',
+      error: 'Forbidden',
+    });
+  },
+);
+
+claim.abuse(
+  `${page}#basic-rbac-implementation`,
+  '@Roles() without arguments is an empty list: the route refuses everyone, the administrator too',
+  async () => {
+    const call = await rbacApp('ts', 'route', [['@Roles(Role.Admin)', '@Roles()']]);
+    expect((await call('ann')).status).toBe(403);
+    expect((await call('bob')).status).toBe(403);
+  },
+);
+
+claim.abuse(
+  `${page}#basic-rbac-implementation`,
+  "roles on the controller and on the handler at once: the handler's @Roles(Role.User) opens that route to plain users inside an admin-only controller",
+  async () => {
+    const call = await rbacApp('ts', 'route', [
+      ["@Controller('cats')", "@Roles(Role.Admin)\n@Controller('cats')"],
+      ['@Roles(Role.Admin)\n  create', '@Roles(Role.User)\n  create'],
+    ]);
+    expect((await call('bob')).status).toBe(201);
+    // The route without its own @Roles() keeps the controller's requirement.
+    expect((await call('bob', 'GET')).status).toBe(403);
+    expect((await call('ann', 'GET')).status).toBe(200);
   },
 );
 
@@ -266,6 +337,179 @@ describe('CASL', () => {
     },
   );
 
+  claim.abuse(
+    `${page}#integrating-casl`,
+    "a user object without id (the authentication chapter's { userId, username }) gets no update rule: it may not update an ownerless cat (TS and JS halves)",
+    () => {
+      for (const lang of ['ts', 'js'] as const) {
+        const {factory, Cat} = load(lang);
+        const ability = factory.createForUser({userId: 1, username: 'alice'});
+        expect(ability.can('update', cat(Cat, {name: 'Stray'})), lang).toBe(false);
+        expect(ability.can('update', cat(Cat, {ownerId: 1})), lang).toBe(false);
+        expect(ability.can('read', cat(Cat, {ownerId: 1})), lang).toBe(true);
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#integrating-casl`,
+    "isAdmin as the string 'false' (a claim or a query value) does not make an administrator: no delete, no create",
+    () => {
+      const {factory, Cat} = load();
+      const ability = factory.createForUser({id: 2, isAdmin: 'false'});
+      expect(ability.can('delete', cat(Cat, {ownerId: 9, isAdopted: false}))).toBe(false);
+      expect(ability.can('create', Cat)).toBe(false);
+    },
+  );
+
+  claim.abuse(
+    `${page}#integrating-casl`,
+    'a cat given as a plain object (a raw query row, a request body) is no Cat for CASL: even its owner may not update it',
+    () => {
+      const {factory, Cat} = load();
+      const ability = factory.createForUser({id: 1, isAdmin: false});
+      expect(ability.can('update', {id: 1, ownerId: 1, isAdopted: false})).toBe(false);
+      expect(ability.can('update', cat(Cat, {id: 1, ownerId: 1, isAdopted: false}))).toBe(true);
+    },
+  );
+
+  claim.abuse(
+    `${page}#integrating-casl`,
+    "a second user: bob (id 2) may not rename alice's cat, and a cat id given as the string '1' finds no cat (both 'You cannot rename this cat')",
+    () => {
+      const {factory, set} = load();
+      const {CatsService} = set.require('cats/cats.service');
+      const {Cat} = set.require('cats/entities/cat.entity');
+      const service = new CatsService(factory);
+      (service as any).cats.push(cat(Cat, {id: 1, name: 'Tom', ownerId: 1, isAdopted: false}));
+      expect(() => service.rename({id: 2, isAdmin: false}, 1, 'Mine now')).toThrow(
+        'You cannot rename this cat',
+      );
+      expect(() => service.rename({id: 1, isAdmin: false}, '1', 'Tommy')).toThrow(
+        'You cannot rename this cat',
+      );
+      expect((service as any).cats[0].name).toBe('Tom');
+    },
+  );
+
+  /** The page's guard, decorator, policy handler and factory in one app; `user` is what authentication left. */
+  async function policyApp(options: {
+    lang?: 'ts' | 'js';
+    user?: (req: any) => unknown;
+    controllerPolicy?: boolean;
+    global?: boolean;
+  }) {
+    const lang = options.lang ?? 'ts';
+    const fragments = {
+      'casl/policy-handler': fragment(
+        page,
+        'advanced-implementing-a-policiesguard',
+        'export interface IPolicyHandler',
+      ).value,
+      'casl/check-policies.decorator': fragment(
+        page,
+        'advanced-implementing-a-policiesguard',
+        'export const CheckPolicies',
+      ).value,
+    };
+    const set = samples(page, {
+      lang,
+      files: {
+        ...(lang === 'ts'
+          ? {...entities, ...fragments}
+          : {
+              // The JS halves, with the page's TypeScript-only files as a Babel user writes them.
+              'users/entities/user.entity': 'export class User {}',
+              'cats/entities/cat.entity': 'export class Cat {}',
+              'casl/action.enum':
+                "export const Action = { Manage: 'manage', Create: 'create', Read: 'read', Update: 'update', Delete: 'delete' };",
+              'casl/policy-handler': 'export {};',
+              'casl/check-policies.decorator': applyEdits(
+                'casl/check-policies.decorator',
+                fragments['casl/check-policies.decorator'],
+                [
+                  [/^import \{ PolicyHandler \}.*\n/m, ''],
+                  ['(...handlers: PolicyHandler[])', '(...handlers)'],
+                ],
+              ),
+            }),
+        'app.module': `
+import { Controller, Get, Module, Post, UseGuards } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { CaslAbilityFactory } from './casl/casl-ability.factory';
+import { PoliciesGuard } from './casl/policies.guard';
+import { CheckPolicies } from './casl/check-policies.decorator';
+import { Action } from './casl/action.enum';
+import { Cat } from './cats/entities/cat.entity';
+const onController = ${JSON.stringify(!!options.controllerPolicy)};
+const global = ${JSON.stringify(!!options.global)};
+const createPolicy = (ability) => ability.can(Action.Create, Cat);
+@Controller('cats')
+class CatsController {
+  @Get() findAll() { return []; }
+  @Post() create() { return 'created'; }
+}
+if (onController) CheckPolicies(createPolicy)(CatsController);
+if (!global) UseGuards(PoliciesGuard)(CatsController);
+@Module({
+  controllers: [CatsController],
+  providers: [CaslAbilityFactory, ...(global ? [{ provide: APP_GUARD, useClass: PoliciesGuard }] : [])],
+})
+export class AppModule {}
+`,
+      },
+    });
+    const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
+    close = () => app.close();
+    if (options.user) {
+      app.use((req: any, _res: unknown, next: () => void) => {
+        req.user = options.user!(req);
+        next();
+      });
+    }
+    return listen(app);
+  }
+
+  claim.abuse(
+    `${page}#advanced-implementing-a-policiesguard`,
+    '@CheckPolicies() on the controller applies to its routes: a regular user may not POST (403), an admin may',
+    async () => {
+      const base = await policyApp({
+        controllerPolicy: true,
+        user: (req) => ({id: 1, isAdmin: req.headers['x-admin'] === 'yes'}),
+      });
+      expect((await fetch(`${base}/cats`, {method: 'POST'})).status).toBe(403);
+      expect((await fetch(`${base}/cats`)).status).toBe(403);
+      expect(
+        (await fetch(`${base}/cats`, {method: 'POST', headers: {'x-admin': 'yes'}})).status,
+      ).toBe(201);
+    },
+  );
+
+  claim.abuse(
+    `${page}#advanced-implementing-a-policiesguard`,
+    'no user on the request (no authentication before the guard): 401 with the body the page shows, not a 500 (TS and JS halves)',
+    async () => {
+      for (const lang of ['ts', 'js'] as const) {
+        const base = await policyApp({lang, controllerPolicy: true});
+        const response = await fetch(`${base}/cats`);
+        expect(response.status, lang).toBe(401);
+        expectOutput(page, 'policies-no-user', await response.json());
+        await close?.();
+        close = undefined;
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#advanced-implementing-a-policiesguard`,
+    'a global PoliciesGuard runs before an authentication guard bound with @UseGuards(): even a valid user gets 401',
+    async () => {
+      const base = await policyApp({global: true});
+      expect((await fetch(`${base}/cats`)).status).toBe(401);
+    },
+  );
+
   claim(
     `${page}#advanced-implementing-a-policiesguard`,
     'PoliciesGuard: an inline policy and a handler class decide per user; a route without @CheckPolicies() is allowed',
@@ -324,6 +568,69 @@ export class AppModule {}
     },
   );
 });
+
+/** The page's permission check inside a guard class, and a context for a handler and a user. */
+function permissionsGuard() {
+  const check = fragment(page, 'claims-based-authorization', 'requiredPermissions.every').value;
+  const {PermissionsGuard} = compileModule(
+    `
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+${fragment(page, 'claims-based-authorization', 'export enum Permission').value}
+export const PERMISSIONS_KEY = 'permissions';
+@Injectable()
+export class PermissionsGuard implements CanActivate {
+  constructor(private reflector: Reflector) {}
+  canActivate(context: ExecutionContext): boolean {
+${check}
+  }
+}
+`,
+    'permissions.guard',
+  );
+  const {Reflector} = nest('@nestjs/core');
+  const guard = new PermissionsGuard(new Reflector());
+  const {SetMetadata} = nest('@nestjs/common');
+  const handler = (permissions: string[]) => {
+    const target = {route() {}};
+    SetMetadata('permissions', permissions)(
+      target,
+      'route',
+      Object.getOwnPropertyDescriptor(target, 'route'),
+    );
+    return target.route;
+  };
+  const allowed = (route: unknown, user: unknown) =>
+    guard.canActivate({
+      getHandler: () => route,
+      getClass: () => Object,
+      switchToHttp: () => ({getRequest: () => ({user})}),
+    });
+  return {handler, allowed};
+}
+
+claim.abuse(
+  `${page}#claims-based-authorization`,
+  "permissions that arrive as one string ('create_cat_draft') do not contain 'create_cat' for the guard: refused",
+  () => {
+    const {handler, allowed} = permissionsGuard();
+    const route = handler(['create_cat']);
+    expect(allowed(route, {permissions: 'create_cat_draft read_cat'})).toBe(false);
+    expect(allowed(route, {permissions: ['create_cat_draft']})).toBe(false);
+    expect(allowed(route, {permissions: ['create_cat']})).toBe(true);
+  },
+);
+
+claim.abuse(
+  `${page}#claims-based-authorization`,
+  '@RequirePermissions() without arguments requires nothing: any user with a permissions list passes, even an empty one',
+  () => {
+    const {handler, allowed} = permissionsGuard();
+    const route = handler([]);
+    expect(allowed(route, {permissions: []})).toBe(true);
+    expect(allowed(route, {username: 'no list'})).toBe(false);
+  },
+);
 
 claim(
   `${page}#claims-based-authorization`,
