@@ -1,6 +1,8 @@
 import {randomBytes} from 'node:crypto';
-import {afterEach, expect} from 'vitest';
-import {claim, compileModule, listen, nest, readPage, samples} from '../../lib';
+import {afterAll, afterEach, beforeEach, expect} from 'vitest';
+import {claim, compileModule, fragment, listen, nest, readPage, samples} from '../../lib';
+import {spawnSync} from 'node:child_process';
+import {resolve} from 'node:path';
 import {bootMain} from './_boot';
 
 const {Module, Controller, Get, Post, Req, Session} = nest('@nestjs/common');
@@ -14,6 +16,16 @@ let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await close?.();
   close = undefined;
+});
+
+/** The page's main files read their secrets from the environment; the bench sets them unless a claim removes one. */
+beforeEach(() => {
+  process.env.SESSION_SECRET = 'replace-with-a-long-random-secret';
+  process.env.SESSION_SALT = 'mq9hDxBVDbspDR6n';
+});
+afterAll(() => {
+  delete process.env.SESSION_SECRET;
+  delete process.env.SESSION_SALT;
 });
 
 function appModule(controller: unknown): unknown {
@@ -231,7 +243,9 @@ claim(
     close = () => app.close();
     const base = await listen(app);
     const response = await fetch(`${base}/cats`);
-    expect(response.headers.get('set-cookie')).toMatch(/^session=[^;]+; Path=\/; HttpOnly$/);
+    expect(response.headers.get('set-cookie')).toMatch(
+      /^session=[^;]+; Path=\/; HttpOnly; SameSite=Lax$/,
+    );
     expect(await visits(base)).toEqual([1, 2, 3]);
   },
 );
@@ -336,3 +350,219 @@ claim(`${page}#usage-1`, 'session.delete() clears the cookie in the response', a
   const header = (await fetch(`${base}/auth/logout`)).headers.get('set-cookie')!;
   expect(header).toMatch(/^session=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT$/);
 });
+
+// Abuse cases and failure modes.
+
+claim.failure(
+  `${page}#use-with-express-default`,
+  "SESSION_SECRET missing: the page's main refuses to start; express-session alone would fail every session request with 500",
+  async () => {
+    delete process.env.SESSION_SECRET;
+    await expect(
+      bootMain(page, appModule(catsController(1)), {under: 'use-with-express-default'}),
+    ).rejects.toThrow('SESSION_SECRET is not set');
+    // What the check prevents.
+    const base = await expressApp(catsController(1), {...expressOptions, secret: undefined});
+    expect((await fetch(`${base}/cats`)).status).toBe(500);
+  },
+);
+
+claim.abuse(
+  `${page}#use-with-express-default`,
+  "the page's session cookie is HttpOnly and SameSite=Lax",
+  async () => {
+    const app = await bootMain(page, appModule(catsController(1)), {
+      under: 'use-with-express-default',
+    });
+    close = () => app.close();
+    const base = await listen(app);
+    expect((await fetch(`${base}/cats`)).headers.get('set-cookie')).toMatch(
+      /^connect\.sid=s%3A[^;]+; Path=\/; HttpOnly; SameSite=Lax$/,
+    );
+  },
+);
+
+claim.abuse(
+  `${page}#use-with-express-default`,
+  'a session cookie with a forged signature is ignored: the request gets a new, empty session',
+  async () => {
+    const base = await expressApp(ProbeController, expressOptions);
+    const real = cookiesOf(await fetch(`${base}/probe/set`));
+    const id = decodeURIComponent(real.split('=')[1]).slice(2).split('.')[0];
+    const signature = nest('cookie-signature');
+    const forged = `connect.sid=${encodeURIComponent(`s:${signature.sign(id, 'guessed-secret')}`)}`;
+    const seen = await (await fetch(`${base}/probe/id`, {headers: {cookie: forged}})).json();
+    expect(seen.user).toBeNull();
+    expect(seen.id).not.toBe(id);
+  },
+);
+
+/** A controller around the page's login fragment, with a stand-in credential check. */
+function loginController(): any {
+  const method = fragment(page, 'usage', 'regenerate((err)').value;
+  return compileModule<any>(`
+import { Body, Controller, Get, Post, Req, UnauthorizedException } from '@nestjs/common';
+type Request = any;
+type LoginDto = { username: string; password: string };
+@Controller('auth')
+export class AuthController {
+  authService = {
+    validateUser: async (c: LoginDto) => (c.username === 'alice' && c.password === 'secret' ? { id: 7 } : null),
+  };
+${method}
+  @Get('me')
+  me(@Req() request: Request) {
+    // touching the session makes express-session send a cookie even before a login
+    request.session.seen = true;
+    return { userId: request.session.userId ?? null };
+  }
+}
+`).AuthController;
+}
+
+claim.abuse(
+  `${page}#usage`,
+  "session fixation: an ID planted before the login carries nothing after the page's login (regenerate); without regenerate it would be logged in",
+  async () => {
+    const logIn = (base: string, cookie: string) =>
+      fetch(`${base}/auth/login`, {
+        method: 'POST',
+        headers: {cookie, 'content-type': 'application/json'},
+        body: JSON.stringify({username: 'alice', password: 'secret'}),
+      });
+    const base = await expressApp(loginController(), expressOptions);
+    // The attacker gets an ID of their own and plants it in the victim's browser.
+    const planted = cookiesOf(await fetch(`${base}/auth/me`));
+    const login = await logIn(base, planted);
+    expect(login.status).toBe(201);
+    expect(cookiesOf(login)).not.toBe(planted);
+    const attacker = await (await fetch(`${base}/auth/me`, {headers: {cookie: planted}})).json();
+    expect(attacker.userId).toBeNull();
+    const victim = await (
+      await fetch(`${base}/auth/me`, {headers: {cookie: cookiesOf(login)}})
+    ).json();
+    expect(victim.userId).toBe(7);
+    // What regenerate() prevents: the same login without it.
+    await close?.();
+    const {Body, UnauthorizedException} = nest('@nestjs/common');
+    @Controller('auth')
+    class FixableController {
+      @Get('me')
+      me(@Req() request: any) {
+        request.session.seen = true;
+        return {userId: request.session.userId ?? null};
+      }
+      @Post('login')
+      logIn(@Req() request: any, @Body() credentials: any) {
+        if (credentials.password !== 'secret') throw new UnauthorizedException();
+        request.session.userId = 7;
+        return {id: 7};
+      }
+    }
+    const open = await expressApp(FixableController, expressOptions);
+    const plantedAgain = cookiesOf(await fetch(`${open}/auth/me`));
+    await logIn(open, plantedAgain);
+    expect(
+      (await (await fetch(`${open}/auth/me`, {headers: {cookie: plantedAgain}})).json()).userId,
+    ).toBe(7);
+  },
+);
+
+claim.failure(
+  `${page}#use-with-express-default`,
+  'MemoryStore: a restart loses every session, and with NODE_ENV=production express-session warns when it is created',
+  async () => {
+    const base = await expressApp(catsController(1), expressOptions);
+    const first = await fetch(`${base}/cats`);
+    const cookie = cookiesOf(first);
+    expect((await (await fetch(`${base}/cats`, {headers: {cookie}})).json()).visits).toBe(2);
+    await close?.();
+    const restarted = await expressApp(catsController(1), expressOptions);
+    expect((await (await fetch(`${restarted}/cats`, {headers: {cookie}})).json()).visits).toBe(1);
+    // express-session reads NODE_ENV when it is loaded: a fresh process.
+    const result = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        "require('express-session')({ secret: 's', resave: false, saveUninitialized: false })",
+      ],
+      {
+        cwd: resolve(__dirname, '..', '..'),
+        env: {...process.env, NODE_ENV: 'production'},
+        encoding: 'utf8',
+      },
+    );
+    expect(result.stderr).toContain(
+      'Warning: connect.session() MemoryStore is not\ndesigned for a production environment, as it will leak\nmemory, and will not scale past a single process.',
+    );
+  },
+);
+
+claim.failure(
+  `${page}#use-with-fastify`,
+  "SESSION_SALT missing: the page's main refuses to start, where the plugin alone would fall back silently to its fixed salt",
+  async () => {
+    delete process.env.SESSION_SALT;
+    await expect(
+      bootMain(page, appModule(catsController(3)), {under: 'use-with-fastify'}),
+    ).rejects.toThrow('SESSION_SECRET and SESSION_SALT must be set');
+    // What the check prevents: registration without a salt succeeds.
+    const base = await fastifyApp(catsController(3), {secret: fastifyOptions.secret});
+    expect(await visits(base, '/cats', 2)).toEqual([1, 2]);
+  },
+);
+
+claim.abuse(
+  `${page}#use-with-fastify`,
+  'a cookie encrypted by another server with the same secret and salt is accepted with its content; an altered one gives an empty session',
+  async () => {
+    // Another server (the attacker's) with the page's secret and salt mints a session with 41 visits.
+    const minter = await fastifyApp(catsController(3), {...fastifyOptions, cookie: {path: '/'}});
+    let minted = '';
+    for (let i = 0; i < 41; i += 1) {
+      const response = await fetch(`${minter}/cats`, {headers: minted ? {cookie: minted} : {}});
+      minted = cookiesOf(response) || minted;
+    }
+    await close?.();
+    const base = await fastifyApp(catsController(3), {...fastifyOptions, cookie: {path: '/'}});
+    expect((await (await fetch(`${base}/cats`, {headers: {cookie: minted}})).json()).visits).toBe(
+      42,
+    );
+    const [name, value] = minted.split('=');
+    const altered = `${name}=${value.slice(0, 10)}${value[10] === 'A' ? 'B' : 'A'}${value.slice(11)}`;
+    const response = await fetch(`${base}/cats`, {headers: {cookie: altered}});
+    expect(response.status).toBe(200);
+    expect((await response.json()).visits).toBe(1);
+  },
+);
+
+claim.abuse(
+  `${page}#usage-1`,
+  'a copy of the cookie taken before session.delete() still carries the session after the logout',
+  async () => {
+    @Controller('auth')
+    class AuthController {
+      @Get('login')
+      logIn(@Session() s: any) {
+        s.set('userId', 7);
+        return {ok: true};
+      }
+      @Get('me')
+      me(@Session() s: any) {
+        return {userId: s.get('userId') ?? null};
+      }
+      @Get('logout')
+      logout(@Session() s: any) {
+        s.delete();
+        return {ok: true};
+      }
+    }
+    const base = await fastifyApp(AuthController, {...fastifyOptions, cookie: {path: '/'}});
+    const copy = cookiesOf(await fetch(`${base}/auth/login`));
+    const logout = await fetch(`${base}/auth/logout`, {headers: {cookie: copy}});
+    expect(logout.headers.get('set-cookie')).toMatch(/^session=; Max-Age=0/);
+    expect(await (await fetch(`${base}/auth/me`, {headers: {cookie: copy}})).json()).toEqual({
+      userId: 7,
+    });
+  },
+);
