@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
-import {claim, samples, nest, expectOutput, compileModule, memoryLogger} from '../../lib';
+import {claim, samples, nest, expectOutput, compileModule, memoryLogger, readPage} from '../../lib';
 import {start, gql, type Started} from './_support';
 
 const {Module, ValidationPipe} = nest('@nestjs/common');
@@ -131,6 +131,26 @@ export class Extra {
       const {body} = await gql(url(), '{ secret }', undefined, {authorization: 'Bearer nope'});
       expect(body.errors[0].message).toBe('Forbidden resource');
       expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
+    },
+  );
+
+  claim.failure(
+    `${page}#execution-context`,
+    'with API_KEY missing or empty, ApiKeyGuard refuses everyone, "Bearer undefined" and "Bearer " included',
+    async () => {
+      const previous = process.env.API_KEY;
+      try {
+        for (const value of [undefined, '']) {
+          if (value === undefined) delete process.env.API_KEY;
+          else process.env.API_KEY = value;
+          for (const authorization of ['Bearer undefined', 'Bearer ', 'Bearer']) {
+            const {body} = await gql(url(), '{ secret }', undefined, {authorization});
+            expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
+          }
+        }
+      } finally {
+        process.env.API_KEY = previous;
+      }
     },
   );
 
@@ -269,5 +289,58 @@ claim(
       .filter((line) => line.context === 'TimingInterceptor')
       .map((line) => line.message.replace(/\d+ ms/, 'N ms'));
     expect(lines.sort()).toEqual(['Cat.loud: N ms', 'Cat.loud: N ms', 'Query.kittens: N ms']);
+  },
+);
+
+claim.abuse(
+  `${page}#returning-errors`,
+  'with the page’s formatError, a database error’s message becomes "Internal server error" (Nest logs the original); HTTP exceptions and GraphQL validation errors keep theirs',
+  async () => {
+    const appModule = readPage(page)
+      .fences.filter((f) => f.filename === 'app.module')
+      .find((f) => f.ts!.includes('formatError'))!.ts!;
+    const {AppModule: Formatted} = compileModule(
+      appModule.replace("autoSchemaFile: 'schema.gql'", 'autoSchemaFile: true'),
+    );
+    const {Probe} = compileModule(`
+import { NotFoundException } from '@nestjs/common';
+import { Query, Resolver } from '@nestjs/graphql';
+const { Cat } = require(${req('cat.model')});
+@Resolver(() => Cat)
+export class Probe {
+  @Query(() => String, { nullable: true }) database() { throw new Error('connect ECONNREFUSED 10.0.0.5:5432'); }
+  @Query(() => String, { nullable: true }) missing() { throw new NotFoundException('Cat 42 not found'); }
+  @Query(() => Cat, { nullable: true }) nameless() { return { id: '7', name: null }; }
+}`);
+    @Module({imports: [Formatted], providers: [Probe]})
+    class AppModule {}
+    const log = memoryLogger();
+    const started = await start(AppModule, {logger: log.logger});
+    const url = `${started.base}/graphql`;
+    try {
+      expect((await gql(url, '{ database }')).body).toEqual({
+        errors: [
+          {
+            message: 'Internal server error',
+            locations: [{line: 1, column: 3}],
+            path: ['database'],
+            extensions: {code: 'INTERNAL_SERVER_ERROR'},
+          },
+        ],
+        data: {database: null},
+      });
+      expect(log.text()).toContain('connect ECONNREFUSED 10.0.0.5:5432');
+      const completion = (await gql(url, '{ nameless { name } }')).body.errors[0];
+      expect(completion.message).toBe('Internal server error');
+      const missing = (await gql(url, '{ missing }')).body.errors[0];
+      expect([missing.message, missing.extensions.code]).toEqual(['Cat 42 not found', '404']);
+      const invalid = (await gql(url, '{ nope }')).body.errors[0];
+      expect([invalid.message, invalid.extensions.code]).toEqual([
+        'Cannot query field "nope" on type "Query".',
+        'GRAPHQL_VALIDATION_FAILED',
+      ]);
+    } finally {
+      await started.close();
+    }
   },
 );
