@@ -9,7 +9,7 @@ import {
   memoryLogger,
   type Service,
 } from '../../lib';
-import {until, captureConsole} from './_support';
+import {until, captureConsole, nodeChild, ownBroker} from './_support';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -354,4 +354,347 @@ export class Props {
       await app.close();
     }
   },
+);
+
+/** Waits until `promise` settles or `ms` pass; 'pending' in the second case. */
+const within = (promise: Promise<unknown>, ms: number) =>
+  Promise.race([
+    promise.then(
+      (value) => `value ${JSON.stringify(value)}`,
+      (error: any) => `error ${error?.message ?? error}`,
+    ),
+    new Promise((r) => setTimeout(() => r('pending'), ms)),
+  ]);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#client`,
+    `reportTemperature() refuses a room with +, # or / before anything is published (${lang})`,
+    async () => {
+      const {SensorsService} = samples(page, {under: 'client', lang}).require('sensors.service');
+      const {SensorsService: RecordService} = samples(page, {
+        under: 'record-builders',
+        lang,
+      }).require('sensors.service');
+      const c = client();
+      const watcher = await raw();
+      const topics: string[] = [];
+      // Retained readings of earlier claims come first, flagged: only new publications count.
+      watcher.on('message', (topic: string, _body: unknown, packet: any) => {
+        if (!packet.retain) topics.push(topic);
+      });
+      await subscribeRaw(watcher, 'sensors/#');
+      try {
+        for (const Service of [SensorsService, RecordService]) {
+          const sensors = new Service(c);
+          for (const room of ['+', '#', 'garage/temperature', '']) {
+            expect(() => sensors.reportTemperature(room, 22), room).toThrow(
+              `Invalid room name: ${room}`,
+            );
+          }
+          sensors.reportTemperature(`kitchen-${lang}`, 22);
+        }
+        const mine = () => topics.filter((t) => t === `sensors/kitchen-${lang}/temperature`);
+        await until(() => mine().length >= 2);
+        await new Promise((r) => setTimeout(r, 100));
+        expect(mine()).toHaveLength(2);
+        // Nothing was published for the refused rooms.
+        expect(topics).toEqual(mine());
+      } finally {
+        c.close();
+        watcher.end();
+      }
+    },
+  );
+}
+
+claim.failure(
+  `${page}#client`,
+  'publishing to a topic with a wildcard makes the broker close the client connection: a request waiting on it stays pending, later ones work after the reconnect',
+  async () => {
+    const app = await micro(controllerModule('client'));
+    const {SlowAverage} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+@Controller()
+export class SlowAverage { @MessagePattern('sensors/slow') slow() { return new Promise((r) => setTimeout(() => r(1), 300)); } }
+`,
+      'mqtt-slow-average',
+    );
+    @Module({controllers: [SlowAverage]})
+    class SlowModule {}
+    const slowApp = await micro(SlowModule);
+    const c = client();
+    try {
+      expect(await lastValueFrom(c.send('sensors/average', {room: 'kitchen'}))).toBe(21.5);
+      const waiting = lastValueFrom(c.send('sensors/slow', {}));
+      await lastValueFrom(c.emit('sensors/+/temperature', {celsius: 1}), {defaultValue: undefined});
+      expect(await within(waiting, 1500)).toBe('pending');
+      let answer: unknown;
+      for (let i = 0; i < 50 && answer === undefined; i += 1) {
+        answer = await lastValueFrom(
+          c.send('sensors/average', {room: 'kitchen'}).pipe(nest('rxjs/operators').timeout(500)),
+        ).catch(() => undefined);
+      }
+      expect(answer).toBe(21.5);
+    } finally {
+      c.close();
+      await slowApp.close();
+      await app.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#client`,
+  'a request that no microservice is subscribed to stays pending (no "no responders" in MQTT); the timeout operator ends it',
+  async () => {
+    const c = client();
+    try {
+      await c.connect();
+      expect(await within(lastValueFrom(c.send('sensors/nobody', {})), 1000)).toBe('pending');
+      const error: any = await lastValueFrom(
+        c.send('sensors/nobody', {}).pipe(nest('rxjs/operators').timeout(300)),
+      ).catch((e: unknown) => e);
+      expect(error.name).toBe('TimeoutError');
+    } finally {
+      c.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#client`,
+  'a client whose first connection fails keeps failing with ECONNREFUSED after the broker is up; a microservice started before the broker listens once it is up',
+  async () => {
+    const own = await ownBroker('mqtt');
+    const first = ClientProxyFactory.create({transport: Transport.MQTT, options: {url: own.url}});
+    const {SensorsController} = samples(page, {
+      under: 'client',
+      files: {'readings.service': readings},
+    }).require('sensors.controller');
+    const child = nodeChild(
+      `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module } = require('@nestjs/common');
+const { Transport } = require('@nestjs/microservices');
+const { SensorsController } = require(process.argv[2] + '/sensors.controller.js');
+const { ReadingsService } = require(process.argv[2] + '/readings.service.js');
+class AppModule {}
+Module({ controllers: [SensorsController], providers: [ReadingsService] })(AppModule);
+(async () => {
+  const app = await NestFactory.createMicroservice(AppModule, { transport: Transport.MQTT, logger: false, options: { url: process.argv[3], reconnectPeriod: 100 } });
+  await app.listen();
+  console.log('LISTENING');
+})();
+`,
+      [samples(page, {under: 'client', files: {'readings.service': readings}}).dir, own.url],
+    );
+    void SensorsController;
+    try {
+      await expect(
+        lastValueFrom(first.send('sensors/average', {room: 'kitchen'})),
+      ).rejects.toMatchObject({
+        code: 'ECONNREFUSED',
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(child.out).not.toContain('LISTENING');
+      await own.start();
+      await child.waitFor('LISTENING');
+      const fresh = ClientProxyFactory.create({transport: Transport.MQTT, options: {url: own.url}});
+      try {
+        expect(await lastValueFrom(fresh.send('sensors/average', {room: 'kitchen'}))).toBe(21.5);
+      } finally {
+        fresh.close();
+      }
+      await new Promise((r) => setTimeout(r, 1500));
+      await expect(
+        lastValueFrom(first.send('sensors/average', {room: 'kitchen'})),
+      ).rejects.toMatchObject({
+        code: 'ECONNREFUSED',
+      });
+    } finally {
+      first.close();
+      await child.kill();
+      await own.remove();
+    }
+  },
+  30_000,
+);
+
+claim.failure(
+  `${page}#options`,
+  'after a broker restart the microservice subscribes again and handles new events; one published during the outage is lost',
+  async () => {
+    const own = await ownBroker('mqtt');
+    await own.start();
+    const seen: number[] = [];
+    (globalThis as any).__mqttRestart = seen;
+    const {Restart} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+@Controller()
+export class Restart { @EventPattern('sensors/+/temperature') on(@Payload() r: { n: number }) { (globalThis as any).__mqttRestart.push(r.n); } }
+`,
+      'mqtt-restart',
+    );
+    @Module({controllers: [Restart]})
+    class RestartModule {}
+    const app = await NestFactory.createMicroservice(RestartModule, {
+      transport: Transport.MQTT,
+      logger: false,
+      options: {url: own.url, reconnectPeriod: 100},
+    });
+    await app.listen();
+    const publish = async (n: number) => {
+      const c = mqtt.connect(own.url);
+      await new Promise((r) => c.once('connect', r));
+      await new Promise((r) =>
+        c.publish('sensors/kitchen/temperature', JSON.stringify({n}), {qos: 1}, r),
+      );
+      c.end();
+    };
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      await publish(1);
+      await until(() => seen.includes(1));
+      await own.stop();
+      await own.start();
+      await publish(2);
+      // Published before the microservice was back: nobody was subscribed.
+      await new Promise((r) => setTimeout(r, 1000));
+      await publish(3);
+      await until(() => seen.includes(3), 5000);
+      expect(seen).toEqual([1, 3]);
+    } finally {
+      await app.close();
+      await own.remove();
+    }
+  },
+  30_000,
+);
+
+claim.abuse(
+  `${page}#messages-from-other-publishers`,
+  "a body that is not JSON reaches the page's handler as a plain string: reading.celsius is undefined and the microservice keeps running",
+  async () => {
+    const app = await micro(controllerModule('context'));
+    const publisher = await raw();
+    const before = output.lines.length;
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      await publishRaw(publisher, 'sensors/kitchen/temperature', 'twenty-one');
+      await until(() =>
+        output.lines.slice(before).includes('Topic: sensors/kitchen/temperature, value: undefined'),
+      );
+      await publishRaw(publisher, 'sensors/kitchen/temperature', '{"celsius":21}');
+      await until(() =>
+        output.lines.slice(before).includes('Topic: sensors/kitchen/temperature, value: 21'),
+      );
+    } finally {
+      publisher.end();
+      await app.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#messages-from-other-publishers`,
+  'a non-JSON message published on a reply topic ends the process of a client waiting there (SyntaxError, exit code 1)',
+  async () => {
+    const child = nodeChild(
+      `
+const { ClientProxyFactory, Transport } = require('@nestjs/microservices');
+const { lastValueFrom } = require('rxjs');
+const client = ClientProxyFactory.create({ transport: Transport.MQTT, options: { url: process.argv[2] } });
+lastValueFrom(client.send('sensors/average', { room: 'kitchen' })).catch(() => undefined);
+client.connect().then(() => setTimeout(() => console.log('WAITING'), 300));
+setTimeout(() => { console.log('ALIVE'); process.exit(0); }, 5000);
+`,
+      [broker.url],
+    );
+    await child.waitFor('WAITING');
+    const publisher = await raw();
+    try {
+      await publishRaw(publisher, 'sensors/average/reply', 'not json');
+      expect(await child.exited).toBe(1);
+      expect(child.out).toContain('SyntaxError');
+      expect(child.out).not.toContain('ALIVE');
+    } finally {
+      publisher.end();
+      await child.kill();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#quality-of-service`,
+  "with the page's persistent session (clientId, clean: false, QoS 1) a QoS 1 event published while the microservice is down is delivered when it is back; a QoS 0 one is not, nor anything without the session; a second client with the same clientId disconnects the first",
+  async () => {
+    const shown = fragment(page, 'quality-of-service', 'clean: false').value;
+    const body = /options: (\{[\s\S]*?\n {2}\}),\n\}\);/.exec(shown)![1];
+    const {options: persistent} = compileModule(
+      `import { Transport } from '@nestjs/microservices';\nexport const options = (url: string) => (${body.replace(`url: 'mqtt://localhost:1883'`, 'url')});\n`,
+      'mqtt-persistent-options',
+    );
+    const seen: string[] = [];
+    (globalThis as any).__mqttPersistent = seen;
+    const {Persistent} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+@Controller()
+export class Persistent { @EventPattern('greenhouse/+/humidity') on(@Payload() r: { tag: string }) { (globalThis as any).__mqttPersistent.push(r.tag); } }
+`,
+      'mqtt-persistent',
+    );
+    @Module({controllers: [Persistent]})
+    class PersistentModule {}
+    const start = async (opts: object) => {
+      const app = await NestFactory.createMicroservice(PersistentModule, {
+        transport: Transport.MQTT,
+        logger: false,
+        options: opts,
+      });
+      await app.listen();
+      await new Promise((r) => setTimeout(r, 200));
+      return app;
+    };
+    const c = client();
+    const emit = (tag: string, qos: 0 | 1) =>
+      lastValueFrom(
+        c.emit('greenhouse/tomatoes/humidity', new MqttRecordBuilder({tag}).setQoS(qos).build()),
+        {
+          defaultValue: undefined,
+        },
+      );
+    try {
+      for (const [name, opts] of [
+        ['persistent', persistent(broker.url)],
+        ['clean', {url: broker.url}],
+      ] as const) {
+        const first = await start(opts);
+        await first.close();
+        await emit(`${name}-qos1`, 1);
+        await emit(`${name}-qos0`, 0);
+        const again = await start(opts);
+        await new Promise((r) => setTimeout(r, 500));
+        await again.close();
+      }
+      expect(seen).toEqual(['persistent-qos1']);
+      // Two connections with one clientId: the broker closes the older one.
+      const one = await raw({clientId: 'sensors-service-1'});
+      const closed = new Promise((r) => one.once('close', r));
+      const two = await raw({clientId: 'sensors-service-1'});
+      await closed;
+      one.end(true);
+      two.end();
+    } finally {
+      c.close();
+    }
+  },
+  30_000,
 );
