@@ -1,5 +1,7 @@
 import {expect, vi} from 'vitest';
-import {claim, samples, nest, fragment} from '../../lib';
+import {spawnSync} from 'node:child_process';
+import {resolve} from 'node:path';
+import {claim, samples, nest, fragment, expectOutput} from '../../lib';
 import {start, call, answersWithin, type Platform, pageSamples} from './_support';
 
 const common = nest('@nestjs/common');
@@ -549,5 +551,346 @@ claim(
     const answered = await call(base, 'POST', '/quiet');
     expect([answered.status, answered.text]).toEqual([418, 'answered']);
     expect(handlerRan).toBe(false);
+  },
+);
+
+// Review 4: what req.url holds, the double run of controller-bound middleware on Express, configuration
+// values, middleware that fails, clients that disconnect, and CORS.
+
+claim(
+  `${page}#applying-middleware`,
+  `with forRoutes('cats'), Express strips the mount path: req.url is / and /1, req.baseUrl /cats, req.originalUrl the whole path`,
+  async () => {
+    const lines: string[] = [];
+    const base = await bound((consumer) =>
+      consumer
+        .apply((req: any, _res: unknown, next: () => void) => {
+          lines.push(
+            `${req.method} ${req.originalUrl}`.padEnd(13) +
+              `req.url=${req.url}`.padEnd(12) +
+              `req.baseUrl=${req.baseUrl}  req.originalUrl=${req.originalUrl}`,
+          );
+          next();
+        })
+        .forRoutes('cats'),
+    );
+    await call(base, 'GET', '/cats');
+    await call(base, 'GET', '/cats/1');
+    expectOutput(page, 'string-binding-url', lines.join('\n'));
+  },
+);
+
+claim.abuse(
+  `${page}#applying-middleware`,
+  `a deny check on req.url.startsWith('/cats/admin') bound with forRoutes('cats') never fires (req.url is /admin); on req.originalUrl it does`,
+  async () => {
+    @Controller('cats')
+    class AdminCats {
+      @Get('admin')
+      admin() {
+        return 'admin area';
+      }
+    }
+    const deny = (field: 'url' | 'originalUrl') => (req: any, res: any, next: () => void) => {
+      if (String(req[field]).startsWith('/cats/admin')) res.status(403).send('denied');
+      else next();
+    };
+    for (const [field, expected] of [
+      ['url', 'admin area'],
+      ['originalUrl', 'denied'],
+    ] as const) {
+      @Module({controllers: [AdminCats]})
+      class AppModule {
+        configure(consumer: any) {
+          consumer.apply(deny(field)).forRoutes('cats');
+        }
+      }
+      const {base} = await start(AppModule);
+      expect((await call(base, 'GET', '/cats/admin')).text, field).toBe(expected);
+    }
+  },
+);
+
+@Controller('cats')
+class BreedsController {
+  @Get('breeds')
+  breeds() {
+    return 'breeds';
+  }
+
+  @Get(':id')
+  findOne() {
+    return 'one cat';
+  }
+}
+
+claim(
+  `${page}#middleware-consumer`,
+  `on Express, the page's LoggerMiddleware bound with forRoutes(CatsController) runs twice for GET /cats/breeds (breeds and :id both match), once for GET /cats/1`,
+  async () => {
+    const {LoggerMiddleware} = samples(page, {pick: {'logger.middleware': 1}}).require(
+      'logger.middleware',
+    );
+    @Module({controllers: [BreedsController]})
+    class AppModule {
+      configure(consumer: any) {
+        consumer.apply(LoggerMiddleware).forRoutes(BreedsController);
+      }
+    }
+    const {base} = await start(AppModule);
+    const log = capture();
+    try {
+      await call(base, 'GET', '/cats/breeds');
+      await vi.waitFor(() => expect(log.lines.length).toBe(2));
+      expectOutput(page, 'controller-double-run', log.lines.join('\n'), [[/\d+ms/g, 'Nms']]);
+      log.lines.length = 0;
+      await call(base, 'GET', '/cats/1');
+      await vi.waitFor(() => expect(log.lines.length).toBe(1));
+    } finally {
+      log.restore();
+    }
+    // Bound with a path string, Express mounts it once.
+    @Module({controllers: [BreedsController]})
+    class ByPath {
+      configure(consumer: any) {
+        consumer.apply(LoggerMiddleware).forRoutes('cats');
+      }
+    }
+    const byPath = await start(ByPath);
+    const once = capture();
+    try {
+      await call(byPath.base, 'GET', '/cats/breeds');
+      await vi.waitFor(() => expect(once.lines.length).toBe(1));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(once.lines.length).toBe(1);
+    } finally {
+      once.restore();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#dependency-injection`,
+  `MAINTENANCE_MODE set to 1, TRUE, yes or an empty string leaves the application open: only the exact string 'true' closes it`,
+  async () => {
+    const {MaintenanceMiddleware} = samples(page).require('maintenance.middleware');
+    for (const mode of ['1', 'TRUE', 'yes', '', undefined]) {
+      @Module({
+        imports: [
+          ConfigModule.forRoot({ignoreEnvFile: true, load: [() => ({MAINTENANCE_MODE: mode})]}),
+          CatsModule,
+        ],
+      })
+      class AppModule {
+        configure(consumer: any) {
+          consumer.apply(MaintenanceMiddleware).forRoutes('cats');
+        }
+      }
+      const {base} = await start(AppModule);
+      expect((await call(base, 'GET', '/cats')).status, String(mode)).toBe(200);
+    }
+  },
+);
+
+claim.failure(
+  `${page}#dependency-injection`,
+  `an async class middleware or function whose promise rejects, bound through the consumer, ends in the standard 500 and the application keeps serving`,
+  async () => {
+    @Injectable()
+    class Lookup {
+      async use(req: any, _res: unknown, next: () => void) {
+        if (req.query.fail) throw new Error('user store unreachable');
+        next();
+      }
+    }
+    const lookup = async (req: any, _res: unknown, next: () => void) => {
+      if (req.query.fail) throw new Error('user store unreachable');
+      next();
+    };
+    const base = await bound((consumer) =>
+      consumer.apply(Lookup).forRoutes('cats').apply(lookup).forRoutes('dogs'),
+    );
+    for (const path of ['/cats?fail=1', '/dogs?fail=1']) {
+      const reply = await call(base, 'GET', path);
+      expect([reply.status, reply.json()], path).toEqual([
+        500,
+        {statusCode: 500, message: 'Internal server error'},
+      ]);
+    }
+    expect((await call(base, 'GET', '/cats')).text).toBe('all cats');
+  },
+);
+
+claim.failure(
+  `${page}#global-middleware`,
+  `an async middleware registered with app.use() that throws ends the whole process (unhandled rejection), observed in a child process`,
+  () => {
+    const script = `
+      require('reflect-metadata');
+      const { Controller, Get, Module } = require('@nestjs/common');
+      const { NestFactory } = require('@nestjs/core');
+      class CatsController { findAll() { return 'all cats'; } }
+      Get()(CatsController.prototype, 'findAll', Object.getOwnPropertyDescriptor(CatsController.prototype, 'findAll'));
+      Controller('cats')(CatsController);
+      class AppModule {}
+      Module({ controllers: [CatsController] })(AppModule);
+      (async () => {
+        const app = await NestFactory.create(AppModule, { logger: false });
+        app.use(async (req, res, next) => {
+          if (req.query.fail) throw new Error('user store unreachable');
+          next();
+        });
+        await app.listen(0, '127.0.0.1');
+        const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+        console.log('first', (await fetch(url + '/cats')).status);
+        fetch(url + '/cats?fail=1').catch(() => undefined);
+        setTimeout(() => { console.log('STILL RUNNING'); process.exit(0); }, 2000);
+      })();
+    `;
+    const run = spawnSync(process.execPath, ['-e', script], {
+      cwd: resolve(__dirname, '..', '..'),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.stdout).toContain('first 200');
+    expect(run.stdout).not.toContain('STILL RUNNING');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('Error: user store unreachable');
+  },
+);
+
+claim(
+  `${page}#global-middleware`,
+  `a global middleware that catches its error and calls next(error) hands it to Nest's exception layer (403 for a ForbiddenException, 500 otherwise)`,
+  async () => {
+    const guarded = async (req: any, _res: unknown, next: (error?: unknown) => void) => {
+      try {
+        if (req.query.forbid) throw new common.ForbiddenException();
+        if (req.query.fail) throw new Error('user store unreachable');
+        next();
+      } catch (error) {
+        next(error);
+      }
+    };
+    const {base} = await start(AppWithCats(), {setup: (app) => app.use(guarded)});
+    expect((await call(base, 'GET', '/cats?forbid=1')).json()).toEqual({
+      statusCode: 403,
+      message: 'Forbidden',
+    });
+    expect((await call(base, 'GET', '/cats?fail=1')).json()).toEqual({
+      statusCode: 500,
+      message: 'Internal server error',
+    });
+    expect((await call(base, 'GET', '/cats')).text).toBe('all cats');
+  },
+);
+
+function AppWithCats() {
+  @Module({imports: [CatsModule]})
+  class AppModule {}
+  return AppModule;
+}
+
+claim.failure(
+  `${page}#class-middleware`,
+  `a client that disconnects before the response is finished gets no line from the page's LoggerMiddleware ('finish' never fires)`,
+  async () => {
+    const {LoggerMiddleware} = samples(page, {pick: {'logger.middleware': 1}}).require(
+      'logger.middleware',
+    );
+    @Controller('cats')
+    class Slow {
+      @Get('slow')
+      async slow() {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return 'done';
+      }
+
+      @Get('fast')
+      fast() {
+        return 'fast';
+      }
+    }
+    @Module({controllers: [Slow]})
+    class AppModule {
+      configure(consumer: any) {
+        consumer.apply(LoggerMiddleware).forRoutes('cats');
+      }
+    }
+    const {base} = await start(AppModule);
+    const log = capture();
+    try {
+      expect(await answersWithin(base, 'GET', '/cats/slow', 50)).toBe('hung');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(log.lines).toEqual([]);
+      await call(base, 'GET', '/cats/fast');
+      await vi.waitFor(() => expect(log.lines.length).toBe(1));
+    } finally {
+      log.restore();
+    }
+  },
+);
+
+const preflight = (origin: string) => ({
+  headers: {origin, 'access-control-request-method': 'POST'},
+});
+
+claim(
+  `${page}#multiple-middleware`,
+  `helmet() and the logger given to apply() both run for the controller's routes, in the order listed`,
+  async () => {
+    const snippet = fragment(page, 'multiple-middleware', 'helmet(').value;
+    expect(snippet).toContain('consumer.apply(helmet(), logger).forRoutes(CatsController);');
+    const {default: helmet} = await import('helmet');
+    const base = await bound((consumer) =>
+      consumer.apply(helmet(), record('logger')).forRoutes(CatsController),
+    );
+    const reply = await call(base, 'GET', '/cats');
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    expect(seen).toEqual(['logger GET /cats']);
+  },
+);
+
+claim.failure(
+  `${page}#multiple-middleware`,
+  `on Express, cors({ origin }) bound with forRoutes(CatsController) never sees the OPTIONS preflight: even the allowed origin gets a 404 without CORS headers`,
+  async () => {
+    const cors = require(resolve(__dirname, '..', '..', 'node_modules', 'cors'));
+    const base = await bound((consumer) =>
+      consumer.apply(cors({origin: 'https://cats.example.com'})).forRoutes(CatsController),
+    );
+    const own = await call(base, 'OPTIONS', '/cats', preflight('https://cats.example.com'));
+    expect([own.status, own.headers['access-control-allow-origin']]).toEqual([404, undefined]);
+  },
+);
+
+claim.abuse(
+  `${page}#multiple-middleware`,
+  `app.enableCors({ origin: 'https://cats.example.com' }) names only that origin, never https://evil.example or *, so a browser on the evil page refuses the response`,
+  async () => {
+    const snippet = fragment(page, 'multiple-middleware', 'enableCors').value;
+    const options = /app\.enableCors\((\{[^)]*\})\);/.exec(snippet)![1];
+    // eslint-disable-next-line no-new-func
+    const corsOptions = new Function(`return (${options});`)();
+    const {base} = await start(AppWithCats(), {setup: (app) => app.enableCors(corsOptions)});
+    // A fixed origin is sent as it is, whoever asks; the browser compares it with the calling page's origin.
+    for (const [method, options] of [
+      ['OPTIONS', preflight('https://evil.example')],
+      ['GET', {headers: {origin: 'https://evil.example'}}],
+      ['OPTIONS', preflight('https://cats.example.com')],
+    ] as const) {
+      const reply = await call(base, method, '/cats', options);
+      expect(reply.headers['access-control-allow-origin'], method).toBe('https://cats.example.com');
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#multiple-middleware`,
+  `enableCors() without options answers a preflight from any origin, https://evil.example included, with Access-Control-Allow-Origin: *`,
+  async () => {
+    const {base} = await start(AppWithCats(), {setup: (app) => app.enableCors()});
+    const evil = await call(base, 'OPTIONS', '/cats', preflight('https://evil.example'));
+    expect(evil.headers['access-control-allow-origin']).toBe('*');
   },
 );
