@@ -870,7 +870,6 @@ claim.abuse(
   async () => {
     const snippet = fragment(page, 'multiple-middleware', 'enableCors').value;
     const options = /app\.enableCors\((\{[^)]*\})\);/.exec(snippet)![1];
-    // eslint-disable-next-line no-new-func
     const corsOptions = new Function(`return (${options});`)();
     const {base} = await start(AppWithCats(), {setup: (app) => app.enableCors(corsOptions)});
     // A fixed origin is sent as it is, whoever asks; the browser compares it with the calling page's origin.
