@@ -410,7 +410,7 @@ claim(
   },
 );
 
-claim(
+claim.failure(
   `${page}#application-shutdown`,
   'a hook that throws during the signal-driven shutdown is logged, and the process exits with code 1',
   async () => {
@@ -489,5 +489,148 @@ claim(
     await app.init();
     expect(log.sort()).toEqual(['AuthGuard', 'LoggerMiddleware']);
     await app.close();
+  },
+);
+
+/**
+ * A main.ts around the page's MetricsService, with a route that takes 400 ms and reads from a "pool" that
+ * closes in onApplicationShutdown(). Prints "listening <port>" once it accepts requests.
+ */
+const shutdownScript = (main: string) => `
+const { Module, Controller, Get, Injectable } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { MetricsService } = require('./metrics.service.js');
+class Pool {
+  constructor() { this.open = true; }
+  query() { if (!this.open) throw new Error('pool closed'); return 'Tom,Felix'; }
+  onApplicationShutdown() { this.open = false; console.log('pool closed'); }
+}
+Injectable()(Pool);
+class CatsController {
+  constructor(pool) { this.pool = pool; }
+  async findAll() {
+    console.log('request started');
+    await new Promise((r) => setTimeout(r, 400));
+    const cats = this.pool.query();
+    console.log('served');
+    return cats;
+  }
+}
+Reflect.defineMetadata('design:paramtypes', [Pool], CatsController);
+Get()(CatsController.prototype, 'findAll', Object.getOwnPropertyDescriptor(CatsController.prototype, 'findAll'));
+Controller('cats')(CatsController);
+class AppModule {}
+Module({ controllers: [CatsController], providers: [MetricsService, Pool] })(AppModule);
+async function bootstrap() {
+  const app = await NestFactory.create(AppModule, { logger: ['error'] });
+  ${main}
+  await app.listen(0, '127.0.0.1');
+  console.log('listening ' + app.getHttpServer().address().port);
+}
+bootstrap();
+`;
+
+/** GET /cats on the child's port: the body, or the client's error message. */
+function getCats(port: number): Promise<string> {
+  const http = nest('http');
+  return new Promise((done) => {
+    http
+      .get({host: '127.0.0.1', port, path: '/cats', agent: false}, (response: any) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk));
+        response.on('end', () => done(`${response.statusCode} ${body}`));
+      })
+      .on('error', (error: Error) => done(`error: ${error.message}`));
+  });
+}
+
+/** Runs the script; once it listens, sends GET /cats and, when the request has started, SIGTERM. */
+async function signalDuringRequest(
+  name: string,
+  main: string,
+  edit?: Record<string, [string, string][]>,
+) {
+  const set = samples(page, {under: 'application-shutdown', lang: 'ts', edit});
+  set.require('metrics.service');
+  let answer: Promise<string> = Promise.resolve('no request');
+  const result = await runScript(set.dir, name, shutdownScript(main), (line, child) => {
+    if (line.startsWith('listening ')) answer = getCats(Number(line.split(' ')[1]));
+    if (line === 'request started') child.kill('SIGTERM');
+  });
+  return {result, answer: await answer, lines: result.stdout.trim().split('\n').slice(1)};
+}
+
+claim.failure(
+  `${page}#when-a-shutdown-goes-wrong`,
+  'SIGTERM without enableShutdownHooks(): the signal ends the process at once, no hook runs and the request in flight is cut off ("socket hang up")',
+  async () => {
+    const {result, answer, lines} = await signalDuringRequest('no-hooks.js', '');
+    expect(result.signal).toBe('SIGTERM');
+    expect(lines).toEqual(['request started']);
+    expect(answer).toBe('error: socket hang up');
+  },
+);
+
+claim.failure(
+  `${page}#when-a-shutdown-goes-wrong`,
+  'SIGTERM with enableShutdownHooks() during a request: the request is served to the end (200) with the pool still open, then the server closes and onApplicationShutdown() runs',
+  async () => {
+    const {result, answer, lines} = await signalDuringRequest(
+      'hooks.js',
+      'app.enableShutdownHooks();',
+    );
+    expect(answer).toBe('200 Tom,Felix');
+    expect(lines.slice(0, 3)).toEqual([
+      'request started',
+      'Flushing metrics before shutdown (SIGTERM)',
+      'served',
+    ]);
+    expect(lines.slice(3).sort()).toEqual(['Application stopped (SIGTERM)', 'pool closed']);
+    expect(result.signal).toBe('SIGTERM');
+  },
+);
+
+claim.failure(
+  `${page}#when-a-shutdown-goes-wrong`,
+  'a shutdown hook that never settles keeps the process running after SIGTERM (later hooks never run, the server still answers); a second SIGTERM ends it at once',
+  async () => {
+    const set = samples(page, {
+      under: 'application-shutdown',
+      lang: 'ts',
+      edit: {
+        'metrics.service': [
+          [
+            '// send buffered metrics to the collector',
+            'await new Promise(() => {}); // a collector that never answers',
+          ],
+        ],
+      },
+    });
+    set.require('metrics.service');
+    let port = 0;
+    let stuck: Promise<string> = Promise.resolve('');
+    const result = await runScript(
+      set.dir,
+      'stuck.js',
+      shutdownScript('app.enableShutdownHooks();'),
+      (line, child) => {
+        if (line.startsWith('listening ')) {
+          port = Number(line.split(' ')[1]);
+          child.kill('SIGTERM');
+        }
+        if (line.startsWith('Flushing metrics')) {
+          stuck = (async () => {
+            await new Promise((r) => setTimeout(r, 1000));
+            const still = await getCats(port);
+            child.kill('SIGTERM');
+            return still;
+          })();
+        }
+      },
+    );
+    expect(await stuck).toBe('200 Tom,Felix');
+    expect(result.stdout).not.toContain('Application stopped');
+    expect(result.stdout).not.toContain('pool closed');
+    expect(result.signal).toBe('SIGTERM');
   },
 );
