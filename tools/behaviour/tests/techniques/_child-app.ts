@@ -34,7 +34,7 @@ export function startChild(
   env: Record<string, string> = {},
 ): ChildApp {
   const file = join(dir, name);
-  writeFileSync(file, source);
+  writeFileSync(file, resolveByName(dir) + source);
   const child = spawn(process.execPath, [file], {
     cwd: dir,
     env: {...process.env, NODE_PATH: behaviourModules, NODE_OPTIONS: '', ...env},
@@ -97,6 +97,30 @@ export function startChild(
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * The samples of a page import each other by paths the page does not show (`./users/user.entity`);
+ * `samples()` writes them flat and resolves such imports by file name in the test worker. The same
+ * rule for the child process.
+ */
+function resolveByName(dir: string): string {
+  return `{
+  const Module = require('module');
+  const { basename, join } = require('path');
+  const { existsSync } = require('fs');
+  const original = Module._resolveFilename;
+  Module._resolveFilename = function (request, parent, ...rest) {
+    try {
+      return original.call(this, request, parent, ...rest);
+    } catch (error) {
+      const candidate = join(${JSON.stringify(dir)}, basename(request) + '.js');
+      if (request.startsWith('.') && existsSync(candidate)) return candidate;
+      throw error;
+    }
+  };
+}
+`;
 }
 
 /** The script that starts an app module of the folder and prints `READY <url>` once it listens. */
@@ -172,4 +196,86 @@ export async function restartableRedis(): Promise<RestartableRedis> {
     }
   };
   return {port, start, stop};
+}
+
+/**
+ * A PostgreSQL server (initdb into a temporary folder, trust authentication)
+ * that a test can stop and start again on the same port and data: for "the
+ * database restarts while the app runs". Runs as Debian's postgres user when
+ * the suite runs as root, as the lib's `service('postgres')` does.
+ */
+export interface RestartablePostgres {
+  port: number;
+  url: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Stops the server and removes its data. */
+  destroy(): Promise<void>;
+}
+
+export async function restartablePostgres(): Promise<RestartablePostgres> {
+  const {mkdtempSync, chmodSync, rmSync} = await import('node:fs');
+  const {tmpdir} = await import('node:os');
+  const {spawnSync} = await import('node:child_process');
+  const bin = findBinary('postgres').replace(/\/postgres$/, '');
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'behaviour-pg-restart-'));
+  chmodSync(dir, 0o777);
+  const data = join(dir, 'data');
+  const user =
+    typeof process.getuid === 'function' && process.getuid() === 0
+      ? {
+          uid: Number(spawnSync('id', ['-u', 'postgres'], {encoding: 'utf8'}).stdout.trim()),
+          gid: Number(spawnSync('id', ['-g', 'postgres'], {encoding: 'utf8'}).stdout.trim()),
+        }
+      : {};
+  const init = spawnSync(
+    join(bin, 'initdb'),
+    ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C'],
+    {encoding: 'utf8', ...user},
+  );
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
+  let child: ChildProcess | undefined;
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((done) => running.once('exit', done));
+    running.kill('SIGINT'); // fast shutdown: open connections are closed
+    const timer = setTimeout(() => running.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const start = async () => {
+    await stop();
+    const args = ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir];
+    const started = spawn(join(bin, 'postgres'), [...args, '-c', 'fsync=off'], {
+      stdio: 'ignore',
+      ...user,
+    });
+    child = started;
+    const {Client} = require(join(behaviourModules, 'pg'));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const client = new Client({host: '127.0.0.1', port, user: 'postgres', database: 'postgres'});
+      const ready = await client.connect().then(
+        () => client.end().then(() => true),
+        () => false,
+      );
+      if (ready) return;
+      if (started.exitCode !== null) throw new Error(`postgres on ${port} exited`);
+      if (Date.now() > deadline) throw new Error(`postgres on ${port} did not accept connections`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  return {
+    port,
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    start,
+    stop,
+    async destroy() {
+      await stop();
+      rmSync(dir, {recursive: true, force: true});
+    },
+  };
 }

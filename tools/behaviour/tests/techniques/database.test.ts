@@ -9,8 +9,12 @@ import {
   freePort,
   memoryLogger,
   readPage,
+  expectOutput,
+  listen,
+  applyEdits,
   type Service,
 } from '../../lib';
+import {restartablePostgres, startChild, type ChildApp} from './_child-app';
 
 const {Module, Injectable, Controller} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -21,7 +25,7 @@ const {
   getModelToken,
   getConnectionToken: getSequelizeToken,
 } = nest('@nestjs/sequelize');
-const {Connection, EntityManager, getConnectionManager} = nest('typeorm');
+const {Connection, EntityManager, getConnectionManager, getConnection} = nest('typeorm');
 const {Sequelize} = nest('sequelize-typescript');
 const {Client} = nest('pg');
 const {Test} = nest('@nestjs/testing');
@@ -717,22 +721,60 @@ ${fragment(page, 'transactions', 'this.connection.transaction').value}
 
   claim(
     `${page}#multiple-databases`,
-    'two forRoot() calls without a name: the second connection replaces the first',
+    'two forRoot() calls without a name: providers get the first connection (repositories too), app.get() and getConnection() the second',
     async () => {
       const [first, second] = [await freshDb(), await freshDb()];
       const options = {type: 'postgres', host: pg.host, port: pg.port, username: 'postgres'};
+      const entity = shown('user.entity', 1);
+      const {User} = samples(page, {
+        files: {'user.entity': entity, 'users/user.entity': entity},
+      }).require('user.entity');
+      @Injectable()
+      class Reader {
+        constructor(
+          readonly connection: any,
+          readonly users: any,
+        ) {}
+      }
+      Reflect.defineMetadata('design:paramtypes', [Connection, Object], Reader);
+      Reflect.defineMetadata(
+        'self:paramtypes',
+        [{index: 1, param: getRepositoryToken(User)}],
+        Reader,
+      );
+      @Module({imports: [TypeOrmModule.forFeature([User])], providers: [Reader]})
+      class Feature {}
       @Module({
         imports: [
-          TypeOrmModule.forRoot({...options, database: first}),
-          TypeOrmModule.forRoot({...options, database: second}),
+          TypeOrmModule.forRoot({...options, database: first, entities: [User]}),
+          TypeOrmModule.forRoot({...options, database: second, entities: [User]}),
+          Feature,
         ],
       })
       class Root {}
       const app = await create(Root);
-      expect(app.get(Connection).options.database).toBe(second);
-      // What the app injects, not TypeORM's global manager, which every test of this file shares:
-      // in one run of the suite its "default" slot held an earlier test's connection here.
-      expect(app.get(EntityManager).connection.options.database).toBe(second);
+      const reader = app.get(Reader);
+      try {
+        const name = (connection: any) =>
+          ({[first]: 'users', [second]: 'albums'})[connection.options.database as string];
+        expect(reader.users.manager.connection).toBe(reader.connection);
+        expect(app.get(EntityManager).connection).toBe(app.get(Connection));
+        expectOutput(
+          page,
+          'duplicate-connection-name',
+          [
+            `injected Connection: ${name(reader.connection)}`,
+            `app.get(Connection): ${name(app.get(Connection))}`,
+            `getConnection(): ${name(getConnection())}`,
+          ].join('\n'),
+        );
+        // Both are open: closing the app closes the second only (the first one's pool is left behind).
+        expect(reader.connection.isConnected).toBe(true);
+        expect(getConnection().isConnected).toBe(true);
+      } finally {
+        // The first connection is in no manager: the afterEach would not close it.
+        await reader.connection.close();
+      }
     },
   );
 
@@ -1233,7 +1275,7 @@ describe('Sequelize', () => {
 
   claim(
     `${page}#multiple-sequelize-connections`,
-    "AlbumsService gets the named connection's model and Sequelize instance",
+    "AlbumsService gets the named connection's model and Sequelize instance; each connection creates its tables (autoLoadModels with synchronize)",
     async () => {
       const [userDb, albumDb] = [await freshDb(), await freshDb()];
       const album = `import { Column, Model, Table } from 'sequelize-typescript';
@@ -1270,6 +1312,16 @@ describe('Sequelize', () => {
       expect(albums.sequelize.config.database).toBe(albumDb);
       expect(app.get(Sequelize).config.database).toBe(userDb);
       expect(albums.albumModel).toBe(app.get(getModelToken(Album, 'albumsConnection')));
+      // synchronize: true with autoLoadModels: each connection created its tables at startup.
+      const tables = async (db: string) =>
+        (
+          await query(
+            db,
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+          )
+        ).map((row) => row.table_name);
+      expect(await tables(userDb)).toContain('Users');
+      expect(await tables(albumDb)).toContain('Albums');
     },
   );
 
@@ -1352,7 +1404,7 @@ describe('more TypeORM and Sequelize claims', () => {
 
   claim(
     `${page}#multiple-sequelize-connections`,
-    'two SequelizeModule.forRoot() calls without a name: the Sequelize instance injected is the second one',
+    'two SequelizeModule.forRoot() calls without a name: providers get the first Sequelize instance, app.get(Sequelize) the second',
     async () => {
       const [first, second] = [await freshDb(), await freshDb()];
       const options = {
@@ -1362,15 +1414,36 @@ describe('more TypeORM and Sequelize claims', () => {
         username: 'postgres',
         logging: false,
       };
+      @Injectable()
+      class Reader {
+        constructor(readonly sequelize: any) {}
+      }
+      Reflect.defineMetadata('design:paramtypes', [Sequelize], Reader);
+      @Module({providers: [Reader]})
+      class Feature {}
       @Module({
         imports: [
           SequelizeModule.forRoot({...options, database: first}),
           SequelizeModule.forRoot({...options, database: second}),
+          Feature,
         ],
       })
       class Root {}
       const app = await create(Root);
-      expect(app.get(Sequelize).config.database).toBe(second);
+      try {
+        const name = (sequelize: any) =>
+          ({[first]: 'users', [second]: 'albums'})[sequelize.config.database as string];
+        expectOutput(
+          page,
+          'duplicate-sequelize-name',
+          [
+            `injected Sequelize: ${name(app.get(Reader).sequelize)}`,
+            `app.get(Sequelize): ${name(app.get(Sequelize))}`,
+          ].join('\n'),
+        );
+      } finally {
+        await app.get(Reader).sequelize.close();
+      }
     },
   );
 });
@@ -1438,4 +1511,345 @@ describe('#using-an-ormconfigjson-file', () => {
       });
     },
   );
+});
+
+/** The page's TypeORM users feature (entity, module, service and controller, TS or JS halves) on a fresh database. */
+async function usersApp(lang: 'ts' | 'js' = 'ts') {
+  const db = await freshDb();
+  const entity = shown('user.entity', 1);
+  const tsFiles = {
+    'app.module': toPostgres(shown('app.module', 5), db),
+    'user.entity': entity,
+    'users/user.entity': entity,
+    'users.module': shown('users.module', 1),
+  };
+  const set = samples(page, {
+    lang,
+    files: {
+      ...tsFiles,
+      ...(lang === 'js' ? compiledTs(tsFiles, ['user.entity', 'users/user.entity']) : {}),
+      'users.service': shown('users.service', 1, lang),
+      'users.controller': shown('users.controller', 1, lang),
+    },
+  });
+  const {AppModule} = set.require('app.module');
+  const {UsersModule} = set.require('users.module');
+  @Module({imports: [AppModule, UsersModule]})
+  class Root {}
+  const app = await create(Root);
+  const {User} = set.require('user.entity');
+  const repository = app.get(getRepositoryToken(User));
+  await repository.save([
+    {firstName: 'Alice', lastName: 'Liddell'},
+    {firstName: 'Bob', lastName: 'Builder'},
+  ]);
+  return {app, db, repository, service: app.get(set.require('users.service').UsersService)};
+}
+
+describe('#repository-pattern: ids a client controls', () => {
+  for (const lang of ['ts', 'js'] as const) {
+    claim.abuse(
+      `${page}#repository-pattern`,
+      `the page's UsersController answers 400 for a non-numeric or SQL-like id (GET and DELETE, nothing deleted), 404 for a missing one (${lang})`,
+      async () => {
+        const {app, repository} = await usersApp(lang);
+        const base = await listen(app);
+        const status = async (path: string, method = 'GET') =>
+          (await fetch(`${base}${path}`, {method})).status;
+        expect(await status('/users/abc')).toBe(400);
+        expect(await status(`/users/${encodeURIComponent('1 OR 1=1')}`)).toBe(400);
+        expect(await status('/users/1.5')).toBe(400);
+        expect(await status('/users/abc', 'DELETE')).toBe(400);
+        expect(await status(`/users/${encodeURIComponent('1 OR 1=1')}`, 'DELETE')).toBe(400);
+        expect(await repository.count()).toBe(2);
+        const missing = await fetch(`${base}/users/99`);
+        expect([missing.status, await missing.json()]).toEqual([
+          404,
+          {statusCode: 404, message: 'Not Found'},
+        ]);
+        const bob = await fetch(`${base}/users/2`);
+        expect(await bob.json()).toMatchObject({id: 2, firstName: 'Bob'});
+        expect(await status('/users/2', 'DELETE')).toBe(200);
+        expect(await repository.count()).toBe(1);
+      },
+    );
+  }
+
+  claim.abuse(
+    `${page}#repository-pattern`,
+    "findOne(undefined), findOne(null) and findOne({}) resolve to the first row; the page's findOne() with the same ids resolves to undefined",
+    async () => {
+      const {repository, service} = await usersApp();
+      for (const id of [undefined, null, {}])
+        expect(await repository.findOne(id)).toMatchObject({id: 1, firstName: 'Alice'});
+      for (const id of [undefined, null]) expect(await service.findOne(id)).toBeUndefined();
+      await expect(service.findOne({})).rejects.toThrow(/invalid input syntax for type integer/);
+    },
+  );
+
+  claim.abuse(
+    `${page}#repository-pattern`,
+    "delete({}) deletes every row; the page's remove() with an empty object from a JSON body deletes nothing",
+    async () => {
+      const {repository, service} = await usersApp();
+      await expect(service.remove({})).rejects.toThrow(/invalid input syntax for type integer/);
+      await service.remove(undefined);
+      expect(await repository.count()).toBe(2);
+      expect((await repository.delete({})).affected).toBe(2);
+      expect(await repository.count()).toBe(0);
+    },
+  );
+});
+
+claim.abuse(
+  `${page}#custom-repository`,
+  "findByName() with a hostile name (' OR '1'='1) finds nothing: where conditions are sent as parameters, not spliced into the SQL",
+  async () => {
+    const db = await freshDb();
+    const authorEntity = `import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+@Entity() export class Author { @PrimaryGeneratedColumn() id: number; @Column() firstName: string; @Column() lastName: string; }`;
+    const set = samples(page, {files: {'author.entity': authorEntity}});
+    const {AuthorsModule} = set.require('authors.module');
+    const {AuthorsService} = set.require('authors.service');
+    const {AuthorRepository} = set.require('author.repository');
+    const {Author} = set.require('author.entity');
+    @Module({
+      imports: [
+        TypeOrmModule.forRoot({
+          type: 'postgres',
+          host: pg.host,
+          port: pg.port,
+          username: 'postgres',
+          database: db,
+          entities: [Author],
+          synchronize: true,
+        }),
+        AuthorsModule,
+      ],
+    })
+    class Root {}
+    const app = await create(Root);
+    await app.get(AuthorRepository).save({firstName: 'Ada', lastName: 'Lovelace'});
+    const authors = app.get(AuthorsService);
+    expect(await authors.findByName("' OR '1'='1", "' OR '1'='1")).toBeUndefined();
+    expect(await authors.findByName('Ada', "Lovelace' --")).toBeUndefined();
+    expect(await authors.findByName('%', '%')).toBeUndefined();
+    expect(await authors.findByName('Ada', 'Lovelace')).toMatchObject({firstName: 'Ada'});
+  },
+);
+
+claim.failure(
+  `${page}#async-configuration`,
+  "with DB_HOST and DB_PORT not set, the page's factory does not stop the start: pg connects to what PGHOST and PGPORT name (+undefined is NaN, which pg replaces)",
+  async () => {
+    const db = await freshDb();
+    const factory = fragment(page, 'async-configuration', "configService.get('DB_HOST')").value;
+    const {ConfigModule} = nest('@nestjs/config');
+    const {registration} = compileModule<any>(`
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+export const registration = ${applyEdits('the factory', factory, [
+      ["type: 'mysql'", "type: 'postgres'"],
+    ])
+      .trim()
+      .replace(/;$/, '')};
+`);
+    const env = {
+      DB_USERNAME: 'postgres',
+      DB_DATABASE: db,
+      PGHOST: pg.host,
+      PGPORT: String(pg.port),
+    };
+    const saved = Object.fromEntries(
+      [...Object.keys(env), 'DB_HOST', 'DB_PORT', 'DB_PASSWORD'].map((k) => [k, process.env[k]]),
+    );
+    Object.assign(process.env, env);
+    for (const key of ['DB_HOST', 'DB_PORT', 'DB_PASSWORD']) delete process.env[key];
+    try {
+      @Module({imports: [ConfigModule.forRoot({ignoreEnvFile: true}), registration]})
+      class Root {}
+      const app = await create(Root);
+      const connection = app.get(Connection);
+      expect(connection.options.host).toBeUndefined();
+      expect(connection.options.port).toBeNaN();
+      expect(await connection.query('SELECT current_database() AS db')).toEqual([{db}]);
+    } finally {
+      for (const [key, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+    }
+  },
+);
+
+describe('Sequelize: ids a client controls', () => {
+  claim.abuse(
+    `${page}#models`,
+    "the page's remove() of an id that does not exist resolves (no TypeError on null); findOne(undefined) throws instead of matching a row",
+    async () => {
+      const db = await freshDb();
+      const set = samples(page, {
+        files: {
+          'app.module': toPostgres(shown('app.module', 11), db, ',\n      logging: false'),
+          'user.model': shown('user.model', 1),
+          'users/user.model': shown('user.model', 1),
+          'users.module': shown('users.module', 5),
+          'users.controller': usersController,
+          'users.service': shown('users.service', 3),
+        },
+      });
+      const {AppModule} = set.require('app.module');
+      const {UsersModule} = set.require('users.module');
+      const {UsersService} = set.require('users.service');
+      const {User} = set.require('user.model');
+      @Module({imports: [AppModule, UsersModule]})
+      class Root {}
+      const app = await create(Root);
+      await app.get(Sequelize).sync();
+      await User.create({firstName: 'Ada', lastName: 'Lovelace'});
+      const users = app.get(UsersService);
+      await expect(users.remove(99)).resolves.toBeUndefined();
+      await expect(users.findOne(undefined)).rejects.toThrow(
+        'WHERE parameter "id" has invalid "undefined" value',
+      );
+      expect(await User.count()).toBe(1);
+    },
+  );
+});
+
+/** A script that starts the set's AppModule with its UsersModule, as `main.ts` would with the default options. */
+const usersMain = (options = '{ logger: ["error", "warn"], abortOnError: false }') => `
+const { Module } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { AppModule } = require('./app.module.js');
+const { UsersModule } = require('./users.module.js');
+const started = Date.now();
+process.on('exit', (code) => console.log('EXIT ' + code + ' after ' + (Date.now() - started) + ' ms'));
+class Root {}
+Module({ imports: [AppModule, UsersModule] })(Root);
+NestFactory.create(Root, ${options}).then(async (app) => {
+  await app.listen(0, '127.0.0.1');
+  console.log('READY ' + (await app.getUrl()).replace('[::1]', '127.0.0.1'));
+});
+`;
+
+describe('the database fails', () => {
+  const children: ChildApp[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) await child.stop('SIGKILL');
+  });
+
+  claim.failure(
+    `${page}#connecting-to-the-database`,
+    'PostgreSQL down at start: one "Retrying (n)..." line per attempt (the last one too), pauses of retryDelay between them, then the error and exit code 1',
+    async () => {
+      const port = await freePort();
+      const set = samples(page, {
+        files: {
+          'app.module': toPostgres(shown('app.module', 1), 'nowhere')
+            .replace(`port: ${pg.port}`, `port: ${port}`)
+            .replace(
+              'synchronize: true,',
+              'synchronize: true,\n      retryAttempts: 3,\n      retryDelay: 500,',
+            ),
+          'users.module': `import { Module } from '@nestjs/common';\n@Module({}) export class UsersModule {}`,
+        },
+      });
+      // The reader's main.ts: NestFactory.create() with its default options.
+      const child = startChild(set.dir, 'main.js', usersMain('{}'), {NO_COLOR: '1'});
+      children.push(child);
+      await child.waitFor(/Retrying \(1\)/);
+      const firstFailure = Date.now();
+      expect(await child.exited(20_000)).toEqual({code: 1, signal: null});
+      const gaveUpAfter = Date.now() - firstFailure;
+      const output = child.output();
+      expect(output.match(/Unable to connect to the database\. Retrying \(\d\)\.\.\./g)).toEqual([
+        'Unable to connect to the database. Retrying (1)...',
+        'Unable to connect to the database. Retrying (2)...',
+        'Unable to connect to the database. Retrying (3)...',
+      ]);
+      expect(output).toMatch(/ExceptionHandler\] connect ECONNREFUSED 127\.0\.0\.1:\d+/);
+      expect(output).not.toContain('READY');
+      // Two pauses of retryDelay: (retryAttempts - 1) x retryDelay before the process gives up.
+      expect(gaveUpAfter).toBeGreaterThanOrEqual(1000);
+    },
+    30_000,
+  );
+
+  for (const orm of ['TypeORM', 'Sequelize'] as const) {
+    claim.failure(
+      orm === 'TypeORM'
+        ? `${page}#connecting-to-the-database`
+        : `${page}#connecting-with-sequelizemodule`,
+      `${orm}: PostgreSQL restarted while the app runs: the process stays up, requests in between get 500 without connection details, and the next request after the restart succeeds`,
+      async () => {
+        const server = await restartablePostgres();
+        try {
+          await server.start();
+          const setup = new Client({host: '127.0.0.1', port: server.port, user: 'postgres'});
+          await setup.connect();
+          await setup.query('CREATE DATABASE users');
+          await setup.end();
+          const settings = (code: string) =>
+            toPostgres(code, 'users').replace(`port: ${pg.port}`, `port: ${server.port}`);
+          const entity = shown('user.entity', 1);
+          const files =
+            orm === 'TypeORM'
+              ? {
+                  'app.module': settings(shown('app.module', 5)),
+                  'user.entity': entity,
+                  'users/user.entity': entity,
+                  'users.module': shown('users.module', 1),
+                  'users.service': shown('users.service', 1),
+                  'users.controller': shown('users.controller', 1),
+                }
+              : {
+                  'app.module': settings(shown('app.module', 11)).replace(
+                    'models: [User],',
+                    'models: [User],\n      logging: false,',
+                  ),
+                  'user.model': shown('user.model', 1),
+                  'users/user.model': shown('user.model', 1),
+                  'users.module': shown('users.module', 5),
+                  'users.service': shown('users.service', 3),
+                  // The TypeORM section's controller: findOne() resolves to null here, which it also answers with 404.
+                  'users.controller': shown('users.controller', 1),
+                };
+          const set = samples(page, {files});
+          const child = startChild(set.dir, 'main.js', usersMain(), {NO_COLOR: '1'});
+          children.push(child);
+          const [, base] = await child.waitFor(/READY (\S+)/);
+          if (orm === 'Sequelize') {
+            const client = new Client({
+              host: '127.0.0.1',
+              port: server.port,
+              user: 'postgres',
+              database: 'users',
+            });
+            await client.connect();
+            await client.query(
+              `CREATE TABLE "Users" (id serial PRIMARY KEY, "firstName" text, "lastName" text, "isActive" boolean, "createdAt" timestamptz, "updatedAt" timestamptz)`,
+            );
+            await client.end();
+          }
+          const get = async () => {
+            const response = await fetch(`${base}/users/1`, {signal: AbortSignal.timeout(10_000)});
+            return {status: response.status, body: await response.json()};
+          };
+          expect((await get()).status).toBe(404);
+          await server.stop();
+          expect(await get()).toEqual({
+            status: 500,
+            body: {statusCode: 500, message: 'Internal server error'},
+          });
+          await child.waitFor(/ECONNREFUSED/);
+          await server.start();
+          expect((await get()).status).toBe(404);
+          expect(child.alive()).toBe(true);
+        } finally {
+          await server.destroy();
+        }
+      },
+      60_000,
+    );
+  }
 });
