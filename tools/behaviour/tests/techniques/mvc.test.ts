@@ -253,3 +253,125 @@ ${code.replace('res.view(view', '(res as any).view(view')}
     },
   );
 });
+
+describe('Abuse cases and failure modes', () => {
+  const {Controller, Get, Render, Query, Logger} = nest('@nestjs/common');
+
+  /** The page's main (1: Express, 2: Fastify) around an AppModule with these controllers. */
+  async function pageMain(main: 1 | 2, controllers: unknown[]): Promise<string> {
+    @Module({controllers: controllers as any[]})
+    class AppModule {}
+    (globalThis as any).__mvcAppModule = AppModule;
+    const set = samples(page, {
+      pick: {main},
+      edit: {main: mainEdits()},
+      files: {'app.module': 'export const AppModule = (globalThis as any).__mvcAppModule;'},
+    });
+    return boot(set);
+  }
+
+  /** The Express main around a controller that renders `view` with the query's t as title, bio and website. */
+  async function reflecting(template: string): Promise<string> {
+    writeFileSync(join(root, 'views', 'reflect.hbs'), template);
+    @Controller()
+    class ReflectController {
+      @Get('reflect')
+      @Render('reflect')
+      reflect(@Query('t') t: string) {
+        return {title: t, bio: t, website: t};
+      }
+    }
+    return pageMain(1, [ReflectController]);
+  }
+
+  claim.abuse(
+    `${page}#templates`,
+    'a reflected <script> is escaped by {{title}} but inserted as it is by {{{bio}}}',
+    async () => {
+      const base = await reflecting('<h1>{{title}}</h1><p>{{{bio}}}</p>');
+      const html = await (
+        await fetch(`${base}/reflect?t=${encodeURIComponent('<script>alert(1)</script>')}`)
+      ).text();
+      expect(html).toBe(
+        '<h1>&lt;script&gt;alert(1)&lt;/script&gt;</h1><p><script>alert(1)</script></p>',
+      );
+    },
+  );
+
+  claim.abuse(
+    `${page}#templates`,
+    'escaping leaves a javascript: URL intact in href="{{website}}"',
+    async () => {
+      const base = await reflecting('<a href="{{website}}">site</a>');
+      const html = await (
+        await fetch(`${base}/reflect?t=${encodeURIComponent('javascript:alert(1)')}`)
+      ).text();
+      expect(html).toBe('<a href="javascript:alert(1)">site</a>');
+    },
+  );
+
+  claim.failure(
+    `${page}#rendering-a-view`,
+    "a missing template: 500 with Nest's generic body on Express and on Fastify; Express's log names the view",
+    async () => {
+      @Controller()
+      class MissingController {
+        @Get('missing')
+        @Render('missing')
+        express() {
+          return {};
+        }
+        @Get('missing-fastify')
+        @Render('missing.hbs')
+        fastify() {
+          return {};
+        }
+      }
+      const logs = memoryLogger();
+      Logger.overrideLogger(logs.logger);
+      try {
+        for (const [main, path] of [
+          [1, 'missing'],
+          [2, 'missing-fastify'],
+        ] as const) {
+          const base = await pageMain(main, [MissingController]);
+          const response = await fetch(`${base}/${path}`);
+          expect(response.status).toBe(500);
+          expect(await response.json()).toEqual({
+            statusCode: 500,
+            message: 'Internal server error',
+          });
+        }
+      } finally {
+        Logger.overrideLogger(false);
+      }
+      expect(logs.text()).toContain('Failed to lookup view "missing" in views directory');
+    },
+  );
+
+  claim.abuse(
+    `${page}#express-with-hbs`,
+    'useStaticAssets() serves nothing outside public/ (..%2f, %2e%2e) and no dotfile such as .env, on Express and on Fastify',
+    async () => {
+      writeFileSync(join(root, 'public', '.env'), 'DB_PASSWORD=hunter2');
+      writeFileSync(join(root, 'secret.txt'), 'outside');
+      for (const [main, prefix] of [
+        [1, ''],
+        [2, '/public'],
+      ] as const) {
+        const base = await pageMain(main, []);
+        for (const path of [
+          '/.env',
+          '/..%2fsecret.txt',
+          '/%2e%2e/secret.txt',
+          '/..%2F..%2Fetc%2Fhostname',
+        ]) {
+          const response = await fetch(`${base}${prefix}${path}`);
+          expect([403, 404], `${prefix}${path}`).toContain(response.status);
+          expect(await response.text()).not.toMatch(/hunter2|outside/);
+        }
+        expect((await fetch(`${base}${prefix}/styles.css`)).status).toBe(200);
+      }
+    },
+  );
+});
