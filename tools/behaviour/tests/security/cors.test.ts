@@ -1,16 +1,25 @@
 import {afterEach, describe, expect} from 'vitest';
-import {claim, nest, listen, fragment, memoryLogger, expectOutput} from '../../lib';
+import {readFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {claim, nest, listen, fragment, memoryLogger, expectOutput, repoRoot} from '../../lib';
 
 const {Module, Controller, Get} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
 const {FastifyAdapter} = nest('@nestjs/platform-fastify');
 const page = 'docs/security/cors.md';
 
+const {Post} = nest('@nestjs/common');
+let transfers = 0;
 @Controller()
 class CatsController {
   @Get('cats')
   findAll() {
     return [];
+  }
+  @Post('transfer')
+  transfer() {
+    transfers += 1;
+    return 'done';
   }
 }
 @Module({controllers: [CatsController]})
@@ -216,5 +225,179 @@ claim(
     expect(
       nest('@nestjs/platform-fastify/package.json').dependencies['fastify-cors'],
     ).toBeDefined();
+  },
+);
+
+const allowOrigin = (response: Response) => response.headers.get('access-control-allow-origin');
+const pageText = () => readFileSync(join(repoRoot, page), 'utf8');
+
+claim.abuse(
+  `${page}#getting-started`,
+  'origin: true with credentials: true (what the page forbids) hands any site, and Origin: null, a credentialed response',
+  async () => {
+    const app = await create();
+    app.enableCors({origin: true, credentials: true});
+    const base = await listen(app);
+    for (const origin of ['https://evil.example.com', 'null']) {
+      const response = await fetch(`${base}/cats`, {headers: {origin}});
+      expect(allowOrigin(response)).toBe(origin);
+      expect(response.headers.get('access-control-allow-credentials')).toBe('true');
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#getting-started`,
+  "an unanchored /example\\.com/ allows https://evil-example.com.attacker.net; the page's anchored expression refuses it and allows the two named hosts",
+  async () => {
+    const anchored = /`(\/\^https:[^`]+\/)`/.exec(pageText())![1];
+    const pattern = new Function(`return ${anchored}`)() as RegExp;
+    for (const [origin, expected] of [
+      [/example\.com/, 'https://evil-example.com.attacker.net'],
+      [pattern, null],
+    ] as const) {
+      const app = await create();
+      app.enableCors({origin});
+      const base = await listen(app);
+      const response = await fetch(`${base}/cats`, {
+        headers: {origin: 'https://evil-example.com.attacker.net'},
+      });
+      expect(allowOrigin(response), String(origin)).toBe(expected);
+      await close?.();
+      close = undefined;
+    }
+    const app = await create();
+    app.enableCors({origin: pattern});
+    const base = await listen(app);
+    for (const origin of ['https://app.example.com', 'https://admin.example.com'])
+      expect(allowOrigin(await fetch(`${base}/cats`, {headers: {origin}}))).toBe(origin);
+    for (const origin of ['http://app.example.com', 'https://app.example.com.evil.net'])
+      expect(allowOrigin(await fetch(`${base}/cats`, {headers: {origin}}))).toBeNull();
+  },
+);
+
+claim.abuse(
+  `${page}#getting-started`,
+  "the cors option's origin list compares whole origins: a longer host, another scheme or another port is refused",
+  async () => {
+    const code = fragment(page, 'getting-started', 'credentials: true').value;
+    const options = new Function(
+      `return ${/NestFactory\.create\(AppModule, ([\s\S]*?)\);/.exec(code)![1]};`,
+    )();
+    const app = await create(options);
+    const base = await listen(app);
+    for (const origin of [
+      'https://app.example.com.evil.net',
+      'http://app.example.com',
+      'https://app.example.com:8443',
+      'https://evilapp.example.com',
+    ])
+      expect(allowOrigin(await fetch(`${base}/cats`, {headers: {origin}})), origin).toBeNull();
+  },
+);
+
+for (const platform of ['express', 'fastify'] as const) {
+  claim.abuse(
+    `${page}#getting-started`,
+    `the page's origin function refuses Origin: null, and a foreign preflight gets no Access-Control-Allow-Origin (404: CORS steps aside and no route answers OPTIONS) (${platform})`,
+    async () => {
+      const app = await create({}, platform === 'fastify' ? new FastifyAdapter() : undefined);
+      run(fragment(page, 'getting-started', 'const allowedOrigins').value, app);
+      const base = await listen(app);
+      expect(allowOrigin(await fetch(`${base}/cats`, {headers: {origin: 'null'}}))).toBeNull();
+      const pre = await preflight(`${base}/cats`, 'https://evil.example.com');
+      expect(pre.status).toBe(404);
+      expect(allowOrigin(pre)).toBeNull();
+      expect(pre.headers.get('access-control-allow-methods')).toBeNull();
+      const own = await preflight(`${base}/cats`, 'https://app.example.com');
+      expect(own.status).toBe(204);
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#getting-started`,
+  'CORS is not access control: a simple text/plain POST from a refused origin runs the handler (Express and Fastify); only the response lacks the header',
+  async () => {
+    for (const platform of ['express', 'fastify'] as const) {
+      const app = await create({}, platform === 'fastify' ? new FastifyAdapter() : undefined);
+      run(fragment(page, 'getting-started', 'const allowedOrigins').value, app);
+      const base = await listen(app);
+      transfers = 0;
+      const response = await fetch(`${base}/transfer`, {
+        method: 'POST',
+        headers: {origin: 'https://evil.example.com', 'content-type': 'text/plain'},
+        body: 'amount=100',
+      });
+      expect(response.status, platform).toBe(201);
+      expect(allowOrigin(response)).toBeNull();
+      expect(transfers, platform).toBe(1);
+      await close?.();
+      close = undefined;
+    }
+  },
+);
+
+claim.failure(
+  `${page}#getting-started`,
+  'an origin function that throws fails every request, allowed origin, foreign origin or none, with 500, before the handler (Express and Fastify)',
+  async () => {
+    for (const platform of ['express', 'fastify'] as const) {
+      const app = await create({}, platform === 'fastify' ? new FastifyAdapter() : undefined);
+      app.enableCors({
+        origin: () => {
+          throw new Error('allow-list unavailable');
+        },
+      });
+      const base = await listen(app);
+      transfers = 0;
+      for (const origin of ['https://app.example.com', 'https://evil.example.com']) {
+        const response = await fetch(`${base}/transfer`, {
+          method: 'POST',
+          headers: {origin, 'content-type': 'text/plain'},
+          body: 'x',
+        });
+        expect(response.status, `${platform} ${origin}`).toBe(500);
+      }
+      expect(transfers).toBe(0);
+      expect((await fetch(`${base}/cats`)).status).toBe(500);
+      await close?.();
+      close = undefined;
+    }
+  },
+);
+
+claim(
+  `${page}#getting-started`,
+  'a per-origin answer carries Vary: Origin; the wildcard of enableCors() does not need it and has none',
+  async () => {
+    const app = await create();
+    run(fragment(page, 'getting-started', 'const allowedOrigins').value, app);
+    const base = await listen(app);
+    const response = await fetch(`${base}/cats`, {headers: {origin: 'https://app.example.com'}});
+    expect(response.headers.get('vary')).toBe('Origin');
+    await close?.();
+    close = undefined;
+    const open = await create();
+    open.enableCors();
+    const wildcard = await fetch(`${await listen(open)}/cats`, {
+      headers: {origin: 'https://app.example.com'},
+    });
+    expect(allowOrigin(wildcard)).toBe('*');
+    expect(wildcard.headers.get('vary')).toBeNull();
+  },
+);
+
+claim(
+  `${page}#getting-started`,
+  'enableCors({ credentials: true }) alone answers Access-Control-Allow-Origin: * with Allow-Credentials: true, which browsers reject',
+  async () => {
+    const app = await create();
+    app.enableCors({credentials: true});
+    const response = await fetch(`${await listen(app)}/cats`, {
+      headers: {origin: 'https://app.example.com'},
+    });
+    expect(allowOrigin(response)).toBe('*');
+    expect(response.headers.get('access-control-allow-credentials')).toBe('true');
   },
 );
