@@ -706,3 +706,157 @@ export class AuthorsResolver {
   // CPU-bound: a few seconds alone, much more on a loaded machine.
   180_000,
 );
+
+// ---- Abuse cases and failure modes of the page's resolvers ----
+
+claim.failure(
+  `${page}#errors-and-missing-data`,
+  'the code first author() query for an id that does not exist returns undefined: the client gets the non-null error shown',
+  async () => {
+    const method = fragment(page, 'code-first-resolver', 'async author(').value;
+    const resolver = resolverWith(
+      method.slice(method.indexOf('@Query'), method.indexOf('@ResolveField')),
+    );
+    const started = await startWith(resolver, {debug: false});
+    try {
+      const {status, body} = await gql(
+        `${started.base}/graphql`,
+        '{ author(id: 42) { firstName } }',
+      );
+      expect(status).toBe(200);
+      expectOutput(page, 'null-author', body);
+    } finally {
+      await started.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#code-first-resolver`,
+  'a string or a 64-bit number for the Int id is refused by GraphQL before the resolver runs',
+  async () => {
+    const method = fragment(page, 'code-first-resolver', 'async author(').value;
+    const resolver = resolverWith(
+      method
+        .slice(method.indexOf('@Query'), method.indexOf('@ResolveField'))
+        .replace(
+          'return this.authorsService',
+          '(globalThis as any).__authorCalls = ((globalThis as any).__authorCalls ?? 0) + 1;\n    return this.authorsService',
+        ),
+    );
+    const started = await startWith(resolver, {debug: false});
+    try {
+      const asString = await gql(`${started.base}/graphql`, '{ author(id: "1") { firstName } }');
+      expect(asString.status).toBe(400);
+      expect(asString.body.errors[0].message).toBe('Int cannot represent non-integer value: "1"');
+      const tooBig = await gql(
+        `${started.base}/graphql`,
+        'query ($id: Int!) { author(id: $id) { firstName } }',
+        {id: 2 ** 40},
+      );
+      expect(tooBig.body.errors[0].message).toBe(
+        'Variable "$id" got invalid value 1099511627776; Int cannot represent non 32-bit signed integer value: 1099511627776',
+      );
+      expect((globalThis as any).__authorCalls ?? 0).toBe(0);
+    } finally {
+      delete (globalThis as any).__authorCalls;
+      await started.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#dedicated-arguments-class`,
+  'without a ValidationPipe, searchAuthors(term: "L", limit: 100000) reaches the service unchecked',
+  async () => {
+    const method = fragment(page, 'dedicated-arguments-class', 'searchAuthors(').value.replace(
+      'return this.authorsService.search(args);',
+      '(globalThis as any).__searchArgs = { ...args };\n  return [];',
+    );
+    const {FragmentResolver, AuthorsService, PostsService} = resolverWith(
+      method,
+      `const { SearchAuthorsArgs } = require(${JSON.stringify(blog.dir + '/search-authors.args.js')});`,
+    );
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+      providers: [FragmentResolver, AuthorsService, PostsService],
+    })
+    class AppModule {}
+    const started = await start(AppModule);
+    try {
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ searchAuthors(term: "L", limit: 100000) { id } }',
+      );
+      expect(body).toEqual({data: {searchAuthors: []}});
+      expect((globalThis as any).__searchArgs).toEqual({term: 'L', limit: 100000});
+    } finally {
+      delete (globalThis as any).__searchArgs;
+      await started.close();
+    }
+  },
+);
+
+describe('the @Info() sample: which columns a query makes the service load', () => {
+  let started: Started;
+  const requested: string[][] = [];
+  beforeAll(async () => {
+    const method = fragment(page, 'graphql-argument-decorators', '@Info() info').value;
+    const resolver = compileModule(`
+import { Info, Query, Resolver } from '@nestjs/graphql';
+import { GraphQLResolveInfo, SelectionNode } from 'graphql';
+const { Author } = require(${JSON.stringify(blog.dir + '/author.model.js')});
+
+/** A service that loads only the requested columns, as a database query with a column list does. */
+export class ColumnsService {
+  static requested: string[][] = [];
+  private readonly rows = [{ id: 1, firstName: 'Ada', lastName: 'Lovelace', posts: [] }];
+  async findAll({ fields }: { fields: string[] }) {
+    ColumnsService.requested.push([...fields].sort());
+    return this.rows.map((row: any) => Object.fromEntries(fields.map((f) => [f, row[f]])));
+  }
+}
+
+@Resolver((of) => Author)
+export class InfoResolver {
+  constructor(private readonly authorsService: ColumnsService) {}
+  ${method}
+}
+Reflect.defineMetadata('design:paramtypes', [ColumnsService], InfoResolver);
+`);
+    resolver.ColumnsService.requested = requested;
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+      providers: [resolver.InfoResolver, resolver.ColumnsService],
+    })
+    class AppModule {}
+    started = await start(AppModule);
+  });
+  afterAll(() => started?.close());
+
+  claim.abuse(
+    `${page}#graphql-argument-decorators`,
+    'fields selected through a named or an inline fragment are loaded (not null)',
+    async () => {
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        'query { authors { id ...Names ... on Author { lastName } } } fragment Names on Author { firstName }',
+      );
+      expect(body).toEqual({data: {authors: [{id: 1, firstName: 'Ada', lastName: 'Lovelace'}]}});
+      expect(requested.at(-1)).toEqual(['firstName', 'id', 'lastName']);
+    },
+  );
+
+  claim.abuse(
+    `${page}#graphql-argument-decorators`,
+    'the same field selected twice (authors { firstName } authors { lastName }) loads the columns of both selections',
+    async () => {
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ authors { firstName } authors { lastName } }',
+      );
+      expect(body).toEqual({data: {authors: [{firstName: 'Ada', lastName: 'Lovelace'}]}});
+      expect(requested.at(-1)).toEqual(['firstName', 'lastName']);
+    },
+  );
+});
