@@ -379,3 +379,101 @@ export class TestController {
     expect(events(short.text())).toEqual([{id: ['1'], data: ['only']}]);
   },
 );
+
+// Abuse cases and failure modes.
+
+/** The page's NotificationsService (TypeScript half) behind a controller that streams its observable. */
+function notifications(): {NotificationsService: any; NotificationsController: any} {
+  const {NotificationsService} = samples(page, {under: 'streaming-real-events'}).require(
+    'notifications.service',
+  );
+  (globalThis as any).__sseService = NotificationsService;
+  const {NotificationsController} = compileModule<any>(`
+import { Controller, Inject, Sse } from '@nestjs/common';
+import { interval } from 'rxjs';
+import { map } from 'rxjs/operators';
+const NotificationsService = (globalThis as any).__sseService;
+@Controller('notifications')
+export class NotificationsController {
+  constructor(@Inject(NotificationsService) private readonly service: any) {}
+  @Sse('stream')
+  stream() {
+    return this.service.asObservable();
+  }
+  @Sse('ticks')
+  ticks() {
+    return interval(100).pipe(map((count) => ({ data: { tick: count } })));
+  }
+}
+`);
+  return {NotificationsService, NotificationsController};
+}
+
+claim.abuse(
+  `${page}#streaming-real-events`,
+  "without a filter, bob's stream receives the alert pushed for alice",
+  async () => {
+    const {NotificationsService, NotificationsController} = notifications();
+    const {base, app} = await start([NotificationsController], [NotificationsService]);
+    const alice = await open(`${base}/notifications/stream`);
+    const bob = await open(`${base}/notifications/stream`);
+    await new Promise((r) => setTimeout(r, 100));
+    app.get(NotificationsService).notify('alice: your password was reset');
+    await bob.wait((text) => text.includes('alice'));
+    expect(events(bob.text())[0]).toMatchObject({data: ['alice: your password was reset']});
+    alice.abort();
+    bob.abort();
+  },
+);
+
+claim.failure(
+  `${page}#response-headers-and-errors`,
+  "a dependency's error text (connect ECONNREFUSED host:port) is sent to every open stream as the error event",
+  async () => {
+    const {NotificationsService, NotificationsController} = notifications();
+    const {base, app} = await start([NotificationsController], [NotificationsService]);
+    const clients = [
+      await open(`${base}/notifications/stream`),
+      await open(`${base}/notifications/stream`),
+    ];
+    await new Promise((r) => setTimeout(r, 100));
+    (app.get(NotificationsService) as any).events.error(
+      new Error('connect ECONNREFUSED 10.0.4.12:5432'),
+    );
+    for (const client of clients) {
+      await client.ended;
+      expect(events(client.text())).toEqual([
+        {event: ['error'], id: ['1'], data: ['connect ECONNREFUSED 10.0.4.12:5432']},
+      ]);
+    }
+  },
+);
+
+claim.failure(
+  `${page}#streaming-real-events`,
+  "app.close() with a client connected: the page's onModuleDestroy() ends the stream and close returns at once; an interval() stream holds close until the client leaves",
+  async () => {
+    const {NotificationsService, NotificationsController} = notifications();
+    const first = await start([NotificationsController], [NotificationsService]);
+    close = undefined;
+    const client = await open(`${first.base}/notifications/stream`);
+    await new Promise((r) => setTimeout(r, 100));
+    let started = Date.now();
+    await first.app.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+    await client.ended;
+    // What the hook prevents: a stream that never completes.
+    const second = await start([NotificationsController], [NotificationsService]);
+    close = undefined;
+    const ticking = await open(`${second.base}/notifications/ticks`);
+    await ticking.wait((text) => events(text).length >= 2);
+    started = Date.now();
+    let closed = false;
+    const closing = second.app.close().then(() => (closed = true));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(closed).toBe(false);
+    ticking.abort();
+    await closing;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+  },
+);
