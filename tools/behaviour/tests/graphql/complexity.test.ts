@@ -85,4 +85,79 @@ describe('the page’s ComplexityPlugin', () => {
       expect(log.lines).toContainEqual(expect.objectContaining({message: 'anonymous costs 10'}));
     },
   );
+
+  claim.abuse(
+    `${page}#querymutation-level-complexity`,
+    'negative or null first cannot pay for the rest of a query: the aliased -1000/100 pair costs 601 and is rejected; first: -1 or null is refused by the resolver',
+    async () => {
+      service.calls.length = 0;
+      const pair = await gql(
+        `${started.base}/graphql`,
+        '{ a: cats(first: -1000) { name } b: cats(first: 100) { name pedigreeCertificate } }',
+      );
+      expect(pair.body.errors[0].message).toBe(
+        'This operation costs 601, more than the allowed 50.',
+      );
+      for (const value of ['-1', 'null']) {
+        const {body} = await gql(`${started.base}/graphql`, `{ cats(first: ${value}) { name } }`);
+        expect(body.errors[0].message).toBe('first must be 1 or more');
+        expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      }
+      expect(service.calls).toEqual([]);
+    },
+  );
+
+  claim.abuse(
+    `${page}#querymutation-level-complexity`,
+    'aliases add up: ten cats(first: 5) { name } cost 50 and run, an eleventh makes 55 and is rejected',
+    async () => {
+      const aliases = (count: number) =>
+        `{ ${Array.from({length: count}, (_, i) => `c${i}: cats(first: 5) { name }`).join(' ')} }`;
+      const ten = await gql(`${started.base}/graphql`, aliases(10));
+      expect(Object.keys(ten.body.data)).toHaveLength(10);
+      const eleven = await gql(`${started.base}/graphql`, aliases(11));
+      expect(eleven.body.errors[0].message).toBe(
+        'This operation costs 55, more than the allowed 50.',
+      );
+    },
+  );
+
+  claim.abuse(
+    `${page}#querymutation-level-complexity`,
+    'a named or inline fragment costs what its fields cost: cats(first: 10) { ...Full } costs 60 and is rejected',
+    async () => {
+      const named = await gql(
+        `${started.base}/graphql`,
+        '{ cats(first: 10) { ...Full } } fragment Full on Cat { name pedigreeCertificate }',
+      );
+      expect(named.body.errors[0].message).toBe(
+        'This operation costs 60, more than the allowed 50.',
+      );
+      const inline = await gql(
+        `${started.base}/graphql`,
+        '{ cats(first: 10) { ... on Cat { name pedigreeCertificate } } }',
+      );
+      expect(inline.body.errors[0].message).toBe(
+        'This operation costs 60, more than the allowed 50.',
+      );
+    },
+  );
+
+  claim.abuse(
+    `${page}#querymutation-level-complexity`,
+    'the limit is per operation: one POST with 10 operations of cost 50 runs all of them (500 in total)',
+    async () => {
+      service.calls.length = 0;
+      const response = await fetch(`${started.base}/graphql`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify(
+          Array.from({length: 10}, () => ({query: '{ cats(first: 50) { name } }'})),
+        ),
+      });
+      const results = await response.json();
+      expect(results.map((r: any) => r.data.cats.length)).toEqual(Array(10).fill(50));
+      expect(service.calls).toEqual(Array(10).fill(50));
+    },
+  );
 });
