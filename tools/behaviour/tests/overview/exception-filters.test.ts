@@ -1,4 +1,6 @@
 import {expect, vi} from 'vitest';
+import {spawnSync} from 'node:child_process';
+import {join, resolve} from 'node:path';
 import {claim, samples, nest, expectOutput, listen} from '../../lib';
 import {start, call, platforms, expectGlobalOnlyOverHttp, onClose, pageSamples} from './_support';
 
@@ -527,5 +529,197 @@ claim(
       message: 'Internal server error',
     });
     expect(await answersWithin(base, 'GET', '/shop/silent', 300)).toBe('hung');
+  },
+);
+
+// Review 4: filters that crash the process, what a catch-all filter sends and logs, and third-party errors
+// that the default filter passes through.
+
+/** Runs a script in a fresh Node.js process (a crash must not take the test worker down). */
+function inChild(script: string) {
+  return spawnSync(process.execPath, ['-e', script], {
+    cwd: resolve(__dirname, '..', '..'),
+    encoding: 'utf8',
+    env: {...process.env, NO_COLOR: '1'},
+    timeout: 20_000,
+  });
+}
+
+/** An app whose CatsController throws new Error('x') from GET /cats/fail, with the filter bound as `binding`. */
+function crashScript(filterFile: string, exportName: string, binding: string) {
+  return `
+    require('reflect-metadata');
+    const { Controller, Get, Module, UseFilters } = require('@nestjs/common');
+    const { NestFactory } = require('@nestjs/core');
+    const { ${exportName}: Filter } = require(${JSON.stringify(filterFile)});
+    class CatsController { fail() { throw new Error('x'); } ok() { return 'ok'; } }
+    for (const [name, path] of [['fail', 'fail'], ['ok', 'ok']]) {
+      Get(path)(CatsController.prototype, name, Object.getOwnPropertyDescriptor(CatsController.prototype, name));
+    }
+    UseFilters(${binding})(CatsController.prototype, 'fail', Object.getOwnPropertyDescriptor(CatsController.prototype, 'fail'));
+    Controller('cats')(CatsController);
+    class AppModule {}
+    Module({ controllers: [CatsController] })(AppModule);
+    (async () => {
+      const app = await NestFactory.create(AppModule, { logger: false });
+      await app.listen(0, '127.0.0.1');
+      const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+      console.log('ok', (await fetch(url + '/cats/ok')).status);
+      fetch(url + '/cats/fail').catch(() => undefined);
+      setTimeout(() => { console.log('STILL RUNNING'); process.exit(0); }, 2000);
+    })();
+  `;
+}
+
+claim.failure(
+  `${page}#inheritance`,
+  `the page's BaseExceptionFilter subclass bound with @UseFilters(new AllExceptionsFilter()) ends the whole process at the first exception (TypeError reading 'reply'), observed in a child process`,
+  () => {
+    const set = samples(page, {pick: {'all-exceptions.filter': 2}});
+    const run = inChild(
+      crashScript(join(set.dir, 'all-exceptions.filter.js'), 'AllExceptionsFilter', 'new Filter()'),
+    );
+    expect(run.stdout).toContain('ok 200');
+    expect(run.stdout).not.toContain('STILL RUNNING');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      "TypeError: Cannot read properties of undefined (reading 'reply')",
+    );
+  },
+);
+
+claim.failure(
+  `${page}#exception-filters-1`,
+  `a filter whose catch() throws (the page's HttpExceptionFilter widened to @Catch(), calling getStatus() on an Error) ends the whole process`,
+  () => {
+    const set = samples(page, {
+      pick: {'http-exception.filter': 1},
+      edit: {'http-exception.filter': [['@Catch(HttpException)', '@Catch()']]},
+    });
+    const run = inChild(
+      crashScript(join(set.dir, 'http-exception.filter.js'), 'HttpExceptionFilter', 'new Filter()'),
+    );
+    expect(run.stdout).toContain('ok 200');
+    expect(run.stdout).not.toContain('STILL RUNNING');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('TypeError: exception.getStatus is not a function');
+  },
+);
+
+claim(
+  `${page}#exception-filters-1`,
+  `for the ValidationPipe's 400, exception.message in HttpExceptionFilter is "Bad Request Exception"; the failed rules are in getResponse()`,
+  async () => {
+    const {HttpExceptionFilter} = samples(page, {pick: {'http-exception.filter': 1}}).require(
+      'http-exception.filter',
+    );
+    const {IsInt} = nest('class-validator');
+    class AgeDto {
+      @IsInt()
+      age!: number;
+    }
+    @Controller('cats')
+    @UseFilters(HttpExceptionFilter)
+    class CatsController {
+      @common.Post()
+      create(@common.Body(new common.ValidationPipe()) dto: AgeDto) {
+        return dto;
+      }
+    }
+    const seenResponses: unknown[] = [];
+    const {base} = await start([CatsController], {
+      setup: (app) =>
+        app.useGlobalInterceptors({
+          intercept: (_context: unknown, next: any) => {
+            const {catchError, throwError} = nest('rxjs');
+            return next.handle().pipe(
+              catchError((error: any) => {
+                seenResponses.push(error.getResponse());
+                return throwError(() => error);
+              }),
+            );
+          },
+        }),
+    });
+    const reply = await call(base, 'POST', '/cats', {body: {age: 'old'}});
+    expect([reply.status, reply.json().message]).toEqual([400, 'Bad Request Exception']);
+    expect(seenResponses).toEqual([
+      {statusCode: 400, message: ['age must be an integer number'], error: 'Bad Request'},
+    ]);
+  },
+);
+
+@Controller('leaky')
+class LeakyController {
+  @Get('driver')
+  driver() {
+    throw new Error('password authentication failed for user "cats" at 10.0.4.12:5432');
+  }
+
+  @Get('sdk')
+  sdk() {
+    throw Object.assign(new Error('connect ECONNREFUSED 10.0.4.20:443 (bucket cats-private)'), {
+      statusCode: 503,
+    });
+  }
+}
+
+claim.abuse(
+  `${page}#catch-everything`,
+  `the catch-all filter keeps an unexpected error's message (a database user and address) out of the response, for plain errors and for errors with a statusCode`,
+  async () => {
+    const {AllExceptionsFilter} = samples(page, {pick: {'all-exceptions.filter': 1}}).require(
+      'all-exceptions.filter',
+    );
+    @Module({
+      controllers: [LeakyController],
+      providers: [{provide: APP_FILTER, useClass: AllExceptionsFilter}],
+    })
+    class AppModule {}
+    const {base} = await start(AppModule);
+    for (const path of ['/leaky/driver', '/leaky/sdk']) {
+      const reply = await call(base, 'GET', path);
+      expect(reply.status, path).toBe(500);
+      expect(reply.text, path).not.toContain('10.0.4');
+      expect(Object.keys(reply.json())).toEqual(['statusCode', 'timestamp', 'path']);
+    }
+  },
+);
+
+claim(
+  `${page}#catch-everything`,
+  `the catch-all filter logs an unexpected error with its stack under the AllExceptionsFilter context, and does not log HttpExceptions`,
+  async () => {
+    const {memoryLogger} = await import('../../lib');
+    const {AllExceptionsFilter} = samples(page, {pick: {'all-exceptions.filter': 1}}).require(
+      'all-exceptions.filter',
+    );
+    @Module({
+      controllers: [LeakyController, BoomController],
+      providers: [{provide: APP_FILTER, useClass: AllExceptionsFilter}],
+    })
+    class AppModule {}
+    const memory = memoryLogger();
+    const {base} = await start(AppModule, {logger: memory.logger});
+    await call(base, 'GET', '/boom/described');
+    expect(memory.lines.filter((line) => line.level === 'error')).toEqual([]);
+    await call(base, 'GET', '/leaky/driver');
+    const errors = memory.lines.filter((line) => line.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0].context).toBe('AllExceptionsFilter');
+    expect(errors[0].message).toMatch(/^Error: password authentication failed[^\n]*\n\s+at /);
+  },
+);
+
+claim.abuse(
+  `${page}#exception-filters`,
+  `without a catch-all filter, an SDK error with statusCode 503 reaches the client with its status and its internal message`,
+  async () => {
+    const {base} = await start([LeakyController]);
+    const reply = await call(base, 'GET', '/leaky/sdk');
+    expect([reply.status, reply.json()]).toEqual([
+      503,
+      {statusCode: 503, message: 'connect ECONNREFUSED 10.0.4.20:443 (bucket cats-private)'},
+    ]);
   },
 );
