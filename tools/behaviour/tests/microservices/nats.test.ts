@@ -9,7 +9,7 @@ import {
   memoryLogger,
   type Service,
 } from '../../lib';
-import {until} from './_support';
+import {until, nodeChild, ownBroker} from './_support';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -377,6 +377,215 @@ export class Echo {
       });
     } finally {
       c.close();
+      await app.close();
+    }
+  },
+);
+
+/** Publishes raw bytes as a program outside Nest would (nats pub). */
+async function publishRaw(
+  url: string,
+  subject: string,
+  body: string,
+  headers?: Record<string, string>,
+) {
+  const nc = await natsPackage.connect({servers: url});
+  try {
+    let h: any;
+    if (headers) {
+      h = natsPackage.headers();
+      for (const [k, v] of Object.entries(headers)) h.set(k, v);
+    }
+    nc.publish(subject, new TextEncoder().encode(body), h ? {headers: h} : undefined);
+    await nc.flush();
+  } finally {
+    await nc.close();
+  }
+}
+
+/** A NATS microservice with a cats.created event handler that prints the payload, in a child process. */
+function natsChild(options: object, deserializerDir?: string) {
+  return nodeChild(
+    `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module, Controller } = require('@nestjs/common');
+const { Transport, EventPattern } = require('@nestjs/microservices');
+class Cats { created(cat) { console.log('CREATED ' + JSON.stringify(cat)); } }
+EventPattern('cats.created')(Cats.prototype, 'created', Object.getOwnPropertyDescriptor(Cats.prototype, 'created'));
+Controller()(Cats);
+class AppModule {}
+Module({ controllers: [Cats] })(AppModule);
+(async () => {
+  const options = JSON.parse(process.argv[2]);
+  if (process.argv[3]) options.deserializer = new (require(process.argv[3] + '/safe-nats.deserializer.js').SafeNatsDeserializer)();
+  const app = await NestFactory.createMicroservice(AppModule, { transport: Transport.NATS, logger: ['error', 'warn', 'log'], options });
+  try {
+    await app.listen();
+    await app.server.natsClient.flush();
+    console.log('LISTENING');
+  } catch (err) {
+    console.log('LISTEN REJECTED ' + err.code);
+    process.exitCode = 1;
+  }
+})();
+`,
+    [JSON.stringify(options), ...(deserializerDir ? [deserializerDir] : [])],
+  );
+}
+
+claim.abuse(
+  `${page}#messages-from-other-programs`,
+  'with the default deserializer, one message that is not JSON published on a handled subject ends the microservice with NatsError: Bad JSON',
+  async () => {
+    const child = natsChild({servers: [nats.url]});
+    try {
+      await child.waitFor('LISTENING');
+      await publishRaw(nats.url, 'cats.created', 'hello');
+      expect(await child.exited).toBe(1);
+      expect(child.out).toContain('NatsError: Bad JSON');
+    } finally {
+      await child.kill();
+    }
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#messages-from-other-programs`,
+    `with the page's SafeNatsDeserializer, a non-JSON or empty message reaches the handler as a string, a JSON one as its value, a Nest event as its data, and the microservice keeps running (${lang})`,
+    async () => {
+      const set = samples(page, {lang});
+      const shown = fragment(
+        page,
+        'messages-from-other-programs',
+        'new SafeNatsDeserializer()',
+      ).value;
+      expect(shown).toContain('deserializer: new SafeNatsDeserializer(),');
+      const child = natsChild({servers: [nats.url]}, set.dir);
+      const c = client();
+      try {
+        await child.waitFor('LISTENING');
+        await publishRaw(nats.url, 'cats.created', 'hello');
+        await publishRaw(nats.url, 'cats.created', '');
+        await publishRaw(nats.url, 'cats.created', '{"name":"Tom"}');
+        await lastValueFrom(c.emit('cats.created', {name: 'Kit'}), {defaultValue: undefined});
+        await child.waitFor('CREATED {"name":"Kit"}');
+        const created = child.out
+          .split('\n')
+          .filter((line) => line.startsWith('CREATED '))
+          .map((line) => line.slice('CREATED '.length));
+        expect(created).toEqual(['"hello"', '""', '{"name":"Tom"}', '{"name":"Kit"}']);
+        expect(child.code).toBe(null);
+      } finally {
+        c.close();
+        await child.kill();
+      }
+    },
+  );
+}
+
+claim.failure(
+  `${page}#options`,
+  'with no NATS server at startup listen() rejects with CONNECTION_REFUSED; with waitOnFirstConnect: true it waits and resolves once the server is up',
+  async () => {
+    const own = await ownBroker('nats');
+    const refused = natsChild({servers: [own.url]});
+    const waiting = natsChild({
+      servers: [own.url],
+      waitOnFirstConnect: true,
+      reconnectTimeWait: 100,
+      maxReconnectAttempts: -1,
+    });
+    try {
+      expect(await refused.exited).toBe(1);
+      expect(refused.out).toContain('LISTEN REJECTED CONNECTION_REFUSED');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(waiting.out).not.toContain('LISTENING');
+      await own.start();
+      await waiting.waitFor('LISTENING');
+      await publishRaw(own.url, 'cats.created', '{"name":"Tom"}');
+      await waiting.waitFor('CREATED {"name":"Tom"}');
+    } finally {
+      await waiting.kill();
+      await own.remove();
+    }
+  },
+  30_000,
+);
+
+claim.failure(
+  `${page}#options`,
+  'after a NATS restart the microservice reconnects, logs the status changes, and handles new messages; once maxReconnectAttempts are used up the process ends with exit code 0',
+  async () => {
+    const own = await ownBroker('nats');
+    await own.start();
+    const forever = natsChild({
+      servers: [own.url],
+      reconnectTimeWait: 100,
+      maxReconnectAttempts: -1,
+    });
+    const limited = natsChild({
+      servers: [own.url],
+      reconnectTimeWait: 100,
+      maxReconnectAttempts: 2,
+    });
+    try {
+      await forever.waitFor('LISTENING');
+      await limited.waitFor('LISTENING');
+      await own.stop();
+      // Two attempts 100 ms apart are used up well within a second.
+      await new Promise((r) => setTimeout(r, 1500));
+      await own.start();
+      await forever.waitFor('reconnect', 10_000);
+      // The reconnected client has sent its subscriptions again once this publish gets through.
+      for (let i = 0; !forever.out.includes('CREATED {"n":1}'); i += 1) {
+        if (i > 100) throw new Error(forever.out);
+        await publishRaw(own.url, 'cats.created', '{"n":1}');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(forever.out).toMatch(/disconnect/i);
+      await publishRaw(own.url, 'cats.created', '{"n":2}');
+      await forever.waitFor('CREATED {"n":2}');
+      // The closed connection was the last thing keeping the process alive: it ended, quietly, with 0.
+      expect(await limited.exited).toBe(0);
+      expect(limited.out).toContain('NatsStatus: type: "reconnecting"');
+      expect(limited.out).not.toContain('CREATED');
+    } finally {
+      await forever.kill();
+      await limited.kill();
+      await own.remove();
+    }
+  },
+  30_000,
+);
+
+claim.abuse(
+  `${page}#context`,
+  "any publisher can put any x-requested-by header on a request: the page's handler reports it as given",
+  async () => {
+    const set = samples(page, {under: 'context'});
+    const {CatsController} = set.require('cats.controller');
+    @Module({controllers: [CatsController]})
+    class CountModule {}
+    const app = await micro(CountModule);
+    const nc = await natsPackage.connect({servers: nats.url});
+    try {
+      const h = natsPackage.headers();
+      h.set('x-requested-by', 'admin');
+      const codec = natsPackage.JSONCodec();
+      const reply = await nc.request(
+        'cats.count',
+        codec.encode({pattern: 'cats.count', data: {breed: 'Persian'}, id: 'forged'}),
+        {headers: h, timeout: 2000},
+      );
+      expect(codec.decode(reply.data)).toEqual({
+        id: 'forged',
+        response: 'admin asked on cats.count for Persian cats',
+        isDisposed: true,
+      });
+    } finally {
+      await nc.close();
       await app.close();
     }
   },
