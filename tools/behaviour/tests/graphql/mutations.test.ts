@@ -1,6 +1,6 @@
-import {expect} from 'vitest';
+import {afterAll, beforeAll, describe, expect} from 'vitest';
 import {claim, samples, nest, compileModule, fragment, expectOutput, readPage} from '../../lib';
-import {start, gql, tempDir} from './_support';
+import {start, gql, tempDir, type Started} from './_support';
 
 const {Module, ValidationPipe} = nest('@nestjs/common');
 const {GraphQLModule, GraphQLSchemaHost} = nest('@nestjs/graphql');
@@ -173,3 +173,86 @@ claim(
     }
   },
 );
+
+describe('the page’s input type behind a global ValidationPipe: hostile inputs', () => {
+  let started: Started;
+  let service: any;
+  const mutation = fragment(page, 'input-types', 'mutation UpvotePost').value;
+  beforeAll(async () => {
+    const {InputResolver, PostsService} = inputResolver();
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true, debug: false})],
+      providers: [InputResolver, PostsService],
+    })
+    class AppModule {}
+    started = await start(AppModule, {
+      before: (app) => app.useGlobalPipes(new ValidationPipe()),
+    });
+    service = started.app.get(PostsService);
+  });
+  afterAll(() => started?.close());
+
+  claim.abuse(
+    `${page}#input-types`,
+    'an explicit weight: null passes GraphQL (the field is nullable) but fails @Min/@Max: the service is not called',
+    async () => {
+      service.order.length = 0;
+      const {body} = await gql(`${started.base}/graphql`, mutation, {
+        vote: {postId: 12, weight: null},
+      });
+      expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(body.errors[0].extensions.response.message).toEqual([
+        'weight must not be greater than 5',
+        'weight must not be less than 1',
+      ]);
+      expect(service.order).toEqual([]);
+    },
+  );
+
+  claim.abuse(
+    `${page}#input-types`,
+    'a variable with a field the input type does not declare ("admin": true) is refused by GraphQL with the message quoted',
+    async () => {
+      const {status, body} = await gql(`${started.base}/graphql`, mutation, {
+        vote: {postId: 12, admin: true},
+      });
+      expect(status).toBe(400);
+      expect(body.errors[0].message).toBe(
+        'Variable "$vote" got invalid value { postId: 12, admin: true }; Field "admin" is not defined by type "UpvotePostInput".',
+      );
+    },
+  );
+
+  claim.abuse(
+    `${page}#input-types`,
+    'a string where the input type says Int ("postId": "12") is refused by GraphQL with the message quoted',
+    async () => {
+      const {status, body} = await gql(`${started.base}/graphql`, mutation, {
+        vote: {postId: '12'},
+      });
+      expect(status).toBe(400);
+      expect(body.errors[0].message).toBe(
+        'Variable "$vote" got invalid value "12" at "vote.postId"; Int cannot represent non-integer value: "12"',
+      );
+    },
+  );
+
+  claim.abuse(
+    `${page}#input-types`,
+    'a 200 KB request is refused with 413 by Nest’s JSON body parser before GraphQL reads it',
+    async () => {
+      service.order.length = 0;
+      const response = await fetch(`${started.base}/graphql`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify({
+          query: mutation,
+          variables: {vote: {postId: 12}, padding: 'x'.repeat(200 * 1024)},
+        }),
+      });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({statusCode: 413, message: 'request entity too large'});
+      expect(service.order).toEqual([]);
+    },
+  );
+});
