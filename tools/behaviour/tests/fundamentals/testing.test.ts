@@ -1,10 +1,10 @@
 /// <reference types="reflect-metadata" />
 import {expect, vi} from 'vitest';
-import {claim, samples, fragment, compileModule, nest, applyEdits} from '../../lib';
+import {claim, samples, fragment, compileModule, nest, applyEdits, memoryLogger} from '../../lib';
 
-const {Module, Injectable, Controller, Get, Scope, Inject, ConsoleLogger, UseGuards, Global} =
+const {Module, Injectable, Controller, Get, Scope, ConsoleLogger, UseGuards, Global} =
   nest('@nestjs/common');
-const {ContextIdFactory, APP_GUARD} = nest('@nestjs/core');
+const {APP_GUARD} = nest('@nestjs/core');
 const {Test} = nest('@nestjs/testing');
 const page = 'docs/fundamentals/testing.md';
 
@@ -557,44 +557,121 @@ claim(
   },
 );
 
+/** The page's request-scoped spec, run against injection-scopes' CatsService and a controller that returns requestId(). */
+function requestScopedSpec(edits: [string, string][] = []) {
+  const scoped = samples('docs/fundamentals/injection-scopes.md', {
+    pick: {'cats.service': 2},
+    files: {
+      'cats.controller': `import { Controller, Get } from '@nestjs/common';
+import { CatsService } from './cats.service';
+@Controller('cats')
+export class CatsController {
+  constructor(private readonly catsService: CatsService) {}
+  @Get()
+  findAll() { return { requestId: this.catsService.requestId() }; }
+}`,
+    },
+  });
+  scoped.require('cats.controller');
+  const spec = fragment(
+    page,
+    'testing-request-scoped-instances',
+    "describe('CatsService, per request'",
+  ).value;
+  const source = applyEdits('cats.request.spec', spec, [
+    // The suite compiles with esModuleInterop, where a namespace import is not callable; a Nest 8 project has it off.
+    ["import * as request from 'supertest';", "const request = require('supertest');"],
+    ["from './cats.controller';", `from ${JSON.stringify(`${scoped.dir}/cats.controller.js`)};`],
+    ["from './cats.service';", `from ${JSON.stringify(`${scoped.dir}/cats.service.js`)};`],
+    [
+      'moduleRef.createNestApplication();',
+      'moduleRef.createNestApplication(undefined, { logger: (globalThis as any).__specLogger });',
+    ],
+    ...edits,
+  ]);
+  return () => compileModule(source, 'cats.request.spec');
+}
+
 claim(
   `${page}#testing-request-scoped-instances`,
-  'with ContextIdFactory.getByRequest() spied to return a shared id, resolve(CatsService, sharedContextId) is the instance requests use',
+  "the page's spec: after GET /cats with X-Request-ID req-1, resolve(CatsService, contextId) is the instance that served it and returns 'req-1'",
   async () => {
-    @Injectable({scope: Scope.REQUEST})
-    class CatsService {
-      calls = 0;
-      findAll() {
-        this.calls += 1;
-        return [];
-      }
-    }
-    @Controller('cats')
-    class CatsController {
-      constructor(@Inject(CatsService) private readonly catsService: any) {}
-      @Get()
-      findAll() {
-        return this.catsService.findAll();
-      }
-    }
-    const moduleRef = await Test.createTestingModule({
-      controllers: [CatsController],
-      providers: [CatsService],
-    }).compile();
-    const app = moduleRef.createNestApplication(undefined, {logger: false});
-    await app.init();
-    const sharedContextId = ContextIdFactory.create();
-    vi.spyOn(ContextIdFactory, 'getByRequest').mockReturnValue(sharedContextId);
-    try {
-      const catsService = await moduleRef.resolve(CatsService, sharedContextId);
-      const request = require('supertest');
-      await request(app.getHttpServer()).get('/cats').expect(200);
-      await request(app.getHttpServer()).get('/cats').expect(200);
-      expect(catsService.calls).toBe(2);
-    } finally {
-      vi.restoreAllMocks();
-      await app.close();
-    }
+    (globalThis as any).__specLogger = false;
+    expect(await runSpec(requestScopedSpec())).toEqual([
+      'keeps the request ID of the request it served',
+    ]);
+  },
+);
+
+claim.abuse(
+  `${page}#testing-request-scoped-instances`,
+  "a second request in the same test, sent as another caller, is served with the first request's REQUEST: req-2 answers 'req-1'",
+  async () => {
+    (globalThis as any).__specLogger = false;
+    const answers: unknown[] = [];
+    (globalThis as any).__answers = answers;
+    await runSpec(
+      requestScopedSpec([
+        [
+          "await request(app.getHttpServer()).get('/cats').set('X-Request-ID', 'req-1').expect(200);",
+          `await request(app.getHttpServer()).get('/cats').set('X-Request-ID', 'req-1').expect(200);
+    const second = await request(app.getHttpServer()).get('/cats').set('X-Request-ID', 'req-2').expect(200);
+    (globalThis as any).__answers.push(second.body);`,
+        ],
+      ]),
+    );
+    expect(answers).toEqual([{requestId: 'req-1'}]);
+  },
+);
+
+claim.failure(
+  `${page}#testing-request-scoped-instances`,
+  'resolve(CatsService, contextId) before the request builds the instance with REQUEST undefined: the request answers 500 and the log shows "Cannot read properties of undefined (reading \'headers\')"',
+  async () => {
+    const logs = memoryLogger();
+    (globalThis as any).__specLogger = logs.logger;
+    const statuses: number[] = [];
+    (globalThis as any).__statuses = statuses;
+    await runSpec(
+      requestScopedSpec([
+        [
+          "await request(app.getHttpServer()).get('/cats').set('X-Request-ID', 'req-1').expect(200);\n",
+          `const early = await moduleRef.resolve(CatsService, contextId);
+    const response = await request(app.getHttpServer()).get('/cats').set('X-Request-ID', 'req-1');
+    (globalThis as any).__statuses.push(response.status);
+    void early;
+`,
+        ],
+        ["expect(catsService.requestId()).toBe('req-1');", 'void catsService;'],
+      ]),
+    );
+    expect(statuses).toEqual([500]);
+    expect(logs.text()).toContain("Cannot read properties of undefined (reading 'headers')");
+  },
+);
+
+claim(
+  `${page}#unit-testing`,
+  'the Jest configuration of a project made by nest new (the CLI 8 schematics) has rootDir "src" and testRegex ".*\\.spec\\.ts$"',
+  async () => {
+    const {readFileSync} = await import('node:fs');
+    const {join} = await import('node:path');
+    const template = JSON.parse(
+      readFileSync(
+        join(
+          __dirname,
+          '..',
+          '..',
+          'node_modules',
+          '@nestjs/schematics/dist/lib/application/files/ts/package.json',
+        ),
+        'utf8',
+      ),
+    );
+    expect({rootDir: template.jest.rootDir, testRegex: template.jest.testRegex}).toEqual({
+      rootDir: 'src',
+      testRegex: '.*\\.spec\\.ts$',
+    });
   },
 );
 
