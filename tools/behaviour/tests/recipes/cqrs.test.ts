@@ -1,6 +1,7 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
 import {claim, samples, nest, listen, memoryLogger, expectOutput, compileModule} from '../../lib';
-import {capturedConsole, consoleMask} from './_support';
+import {join} from 'node:path';
+import {capturedConsole, childApp, consoleMask, flatImports} from './_support';
 
 const page = 'docs/recipes/cqrs.md';
 const {NestFactory} = nest('@nestjs/core');
@@ -328,6 +329,146 @@ claim(
       }
     } finally {
       console.restore();
+    }
+  },
+);
+
+// Abuse cases and failure modes.
+
+/** The heroes app in a child process, with HeroRepository.findOneById failing from its `failFrom`-th call on. */
+function heroesChild(failFrom: number, patch = ''): ReturnType<typeof childApp> {
+  const set = heroesSet('ts');
+  return childApp(
+    `${flatImports(set.dir)}
+const { NestFactory } = require('@nestjs/core');
+const { AppModule } = require(${JSON.stringify(join(set.dir, 'app.module.js'))});
+const { HeroRepository } = require(${JSON.stringify(join(set.dir, 'hero.repository.js'))});
+const { HeroKilledDragonHandler } = require(${JSON.stringify(join(set.dir, 'hero-killed-dragon.handler.js'))});
+(async () => {
+  const app = await NestFactory.create(AppModule, { logger: ['error', 'log'] });
+  const repository = app.get(HeroRepository);
+  const findOneById = repository.findOneById.bind(repository);
+  let calls = 0;
+  repository.findOneById = async (id) => {
+    calls += 1;
+    if (calls >= ${failFrom}) throw new Error('connection to the database lost');
+    return findOneById(id);
+  };
+  ${patch}
+  await app.listen(0, '127.0.0.1');
+  console.log('PORT ' + app.getHttpServer().address().port);
+})();
+`,
+    set.dir,
+  );
+}
+
+claim.failure(
+  `${page}#handling-events`,
+  "the repository fails inside the page's event handler and the saga's command handler: both log the error and the process carries on",
+  async () => {
+    const child = heroesChild(2);
+    try {
+      const base = `http://127.0.0.1:${await child.port}`;
+      expect((await post(base, '/heroes/hero-1/kill', {dragonId: 'dragon-7'})).status).toBe(201);
+      await until(
+        () =>
+          child.output().includes('Could not report dragon-7: connection to the database lost') &&
+          child
+            .output()
+            .includes('Could not give ancient-sword to hero-1: connection to the database lost'),
+      );
+      // Still serving: the query fails with the repository (500), but it is answered.
+      expect((await fetch(`${base}/heroes/hero-1`)).status).toBe(500);
+    } finally {
+      child.kill();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#handling-events`,
+  'what the try/catch prevents: a handle() that rejects stops the whole process after the request was answered',
+  async () => {
+    const child = heroesChild(
+      Infinity,
+      `app.get(HeroKilledDragonHandler).handle = async () => { throw new Error('connection to the database lost'); };`,
+    );
+    try {
+      const base = `http://127.0.0.1:${await child.port}`;
+      expect((await post(base, '/heroes/hero-1/kill', {dragonId: 'dragon-7'})).status).toBe(201);
+      const code = await Promise.race([
+        child.exited,
+        new Promise((r) => setTimeout(() => r('alive'), 5000)),
+      ]);
+      expect(code).toBe(1);
+      expect(child.output()).toContain('"HeroKilledDragonHandler" has thrown an error.');
+    } finally {
+      child.kill();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#dispatching-a-command`,
+  'the DTO class validates nothing: a body without dragonId (or with an object in it) kills the dragon undefined',
+  async () => {
+    const {AppModule} = heroesSet('ts').require('app.module');
+    const app = await NestFactory.create(AppModule, {logger: false});
+    try {
+      const base = await listen(app);
+      expect((await post(base, '/heroes/hero-2/kill', {})).status).toBe(201);
+      expect((await post(base, '/heroes/hero-2/kill', {dragonId: {$gt: ''}})).status).toBe(201);
+      await until(
+        async () => (await (await fetch(`${base}/heroes/hero-2`)).json()).dragonsKilled === 2,
+      );
+    } finally {
+      await app.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#dispatching-a-command`,
+  'with @IsString() on the DTO and a global ValidationPipe, the TypeScript controller refuses {} (400); the JavaScript one, without type metadata, still accepts it',
+  async () => {
+    const dto = {
+      ts: "import { IsString } from 'class-validator';\nexport class KillDragonDto { @IsString() dragonId: string; }",
+      js: "import { IsString } from 'class-validator';\nexport class KillDragonDto { @IsString() dragonId; }",
+    };
+    const {ValidationPipe} = nest('@nestjs/common');
+    for (const [lang, status] of [
+      ['ts', 400],
+      ['js', 201],
+    ] as const) {
+      const ts = samples(page);
+      const set = samples(page, {
+        lang,
+        files: {
+          'command-handlers': ts.sources.get('commands/handlers/index')!,
+          'event-handlers': ts.sources.get('events/handlers/index')!,
+          'query-handlers': ts.sources.get('queries/handlers/index')!,
+          'heroes.module': ts.sources.get('heroes.module')!,
+          'app.module': ts.sources.get('app.module')!,
+          'dto/kill-dragon.dto': dto[lang],
+        },
+        edit: {
+          'heroes.module': [
+            ["from './commands/handlers'", "from './command-handlers'"],
+            ["from './events/handlers'", "from './event-handlers'"],
+            ["from './queries/handlers'", "from './query-handlers'"],
+          ],
+        },
+      });
+      const {AppModule} = set.require('app.module');
+      const app = await NestFactory.create(AppModule, {logger: false});
+      app.useGlobalPipes(new ValidationPipe());
+      try {
+        const base = await listen(app);
+        expect((await post(base, '/heroes/hero-1/kill', {})).status, lang).toBe(status);
+      } finally {
+        await app.close();
+      }
     }
   },
 );
