@@ -321,3 +321,77 @@ export const options = (UuidScalar: unknown) => ${edit(
   },
   60_000,
 );
+
+// ---- The custom Date scalar against hostile values ----
+
+claim.abuse(
+  `${page}#custom-scalars`,
+  'a variable that is not whole milliseconds ("not-a-date", "2021-11-05", 1.5) is refused before the resolver runs',
+  async () => {
+    const {DateScalar} = set.require('common/scalars/date.scalar');
+    const started = await app(articleResolver, {}, [DateScalar]);
+    try {
+      for (const value of ['not-a-date', '2021-11-05', 1.5]) {
+        const {status, body} = await gql(
+          `${started.base}/graphql`,
+          'query($d: Date!) { articles(publishedAfter: $d) { title } }',
+          {d: value},
+        );
+        expect(status).toBe(400);
+        expect(body.errors[0].message).toBe(
+          `Variable "$d" got invalid value ${JSON.stringify(value)}; Expected type "Date". Date values must be whole milliseconds within the range of a Date`,
+        );
+      }
+    } finally {
+      await started.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#custom-scalars`,
+  'an INT literal beyond the range of a Date (99999999999999999999) is a validation error, not an invalid Date in the resolver',
+  async () => {
+    const {DateScalar} = set.require('common/scalars/date.scalar');
+    const started = await app(articleResolver, {}, [DateScalar]);
+    try {
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ articles(publishedAfter: 99999999999999999999) { title } }',
+      );
+      expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect(body.errors[0].message).toBe(
+        'Expected value of type "Date!", found 99999999999999999999; Date values must be whole milliseconds within the range of a Date',
+      );
+    } finally {
+      await started.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#custom-scalars`,
+  'a resolver returning the date as a string (as some drivers do) gets the scalar’s own field error, not "value.getTime is not a function"',
+  async () => {
+    const {DateScalar} = set.require('common/scalars/date.scalar');
+    const started = await app(
+      articleResolver.replace(
+        'publishedAt: new Date(after.getTime() + 1)',
+        "publishedAt: '2021-12-01T00:00:00.000Z'",
+      ),
+      {debug: false},
+      [DateScalar],
+    );
+    try {
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ articles(publishedAfter: 5) { title publishedAt } }',
+      );
+      expect(body.errors[0].message).toBe('Date can only serialize a valid Date instance');
+      expect(body.errors[0].path).toEqual(['articles', 0, 'publishedAt']);
+      expect(body.data).toBeNull();
+    } finally {
+      await started.close();
+    }
+  },
+);
