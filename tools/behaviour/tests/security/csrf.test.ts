@@ -1,10 +1,13 @@
 import {afterEach, describe, expect} from 'vitest';
 import {claim, nest, listen, fragment, memoryLogger, expectOutput, compileModule} from '../../lib';
+import {testSecret} from './_security';
 
-const {Module, Controller, Get, Post, Req} = nest('@nestjs/common');
+const {Module, Controller, Get, Post, Put, Delete, Req} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
 const {FastifyAdapter} = nest('@nestjs/platform-fastify');
 const page = 'docs/security/csrf.md';
+// The signed-cookie samples read the cookie secret from the environment.
+process.env.COOKIE_SECRET = testSecret;
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -23,21 +26,26 @@ function run(code: string, app: any, packages: Record<string, unknown>) {
 
 /** A cookie jar of one: the cookies of the last Set-Cookie headers. */
 function cookiesOf(response: Response, jar: Record<string, string> = {}): Record<string, string> {
-  for (const line of (response.headers as any).getSetCookie?.() ?? [
-    response.headers.get('set-cookie') ?? '',
-  ]) {
+  for (const line of setCookies(response)) {
     const [pair] = line.split(';');
     const [name, ...value] = pair.split('=');
     if (name) jar[name.trim()] = value.join('=');
   }
   return jar;
 }
+const setCookies = (response: Response): string[] =>
+  (response.headers as any).getSetCookie?.() ?? [response.headers.get('set-cookie') ?? ''];
 const cookieHeader = (jar: Record<string, string>) =>
   Object.entries(jar)
     .map(([k, v]) => `${k}=${v}`)
     .join('; ');
 
+/** A token made by a client from a secret of its own choosing (csurf's and fastify-csrf's libraries). */
+const csurfTokens = new (nest('csrf'))();
+const fastifyTokens = new (nest('@fastify/csrf'))();
+
 describe('Express: csurf', () => {
+  let deletions = 0;
   @Controller()
   class FormController {
     @Get('form')
@@ -48,16 +56,35 @@ describe('Express: csurf', () => {
     transfer() {
       return 'done';
     }
+    /** A route that changes data on GET, which the page says never to write. */
+    @Get('delete-account')
+    deleteAccount() {
+      deletions += 1;
+      return 'deleted';
+    }
   }
   @Module({controllers: [FormController]})
   class AppModule {}
 
   async function start(setup: (app: any) => unknown, logger: any = false) {
     const app = await NestFactory.create(AppModule, {logger});
-    await setup(app);
     close = () => app.close();
+    await setup(app);
     return listen(app);
   }
+  /** The page's signed-cookie lines: cookieParser(COOKIE_SECRET), then csurf with signed options. */
+  const signedSetup = (app: any) =>
+    run(fragment(page, 'use-with-express-default', 'app.use(cookieParser(').value, app, {
+      cookieParser: nest('cookie-parser'),
+      csurf: nest('csurf'),
+    });
+  /** A visitor: GET /form, and the cookie and token it received. */
+  async function visitor(base: string) {
+    const form = await fetch(`${base}/form`);
+    return {cookie: cookieHeader(cookiesOf(form)), token: (await form.json()).token as string};
+  }
+  const transfer = (base: string, headers: Record<string, string>) =>
+    fetch(`${base}/transfer`, {method: 'POST', headers});
 
   claim(
     `${page}#use-with-express-default`,
@@ -76,85 +103,209 @@ describe('Express: csurf', () => {
     },
   );
 
-  describe('with cookie-parser and csurf({ cookie: true })', () => {
-    const setup = (app: any) => {
-      app.use(nest('cookie-parser')());
-      app.use(nest('csurf')({cookie: true}));
+  claim(
+    `${page}#use-with-express-default`,
+    'GET is not checked and hands out req.csrfToken(); the token is accepted in the query (_csrf) and the CSRF-Token / X-CSRF-Token headers',
+    async () => {
+      const base = await start(signedSetup);
+      const {cookie, token} = await visitor(base);
+      const attempts = [
+        fetch(`${base}/transfer?_csrf=${encodeURIComponent(token)}`, {
+          method: 'POST',
+          headers: {cookie},
+        }),
+        transfer(base, {cookie, 'csrf-token': token}),
+        transfer(base, {cookie, 'x-csrf-token': token}),
+      ];
+      for (const response of await Promise.all(attempts)) expect(response.status).toBe(201);
+    },
+  );
+
+  claim(
+    `${page}#use-with-express-default`,
+    'a missing or wrong token: 403 with the JSON body the page shows',
+    async () => {
+      const base = await start(signedSetup);
+      const {cookie} = await visitor(base);
+      for (const headers of [{cookie}, {cookie, 'x-csrf-token': 'forged'}] as Record<
+        string,
+        string
+      >[]) {
+        const response = await transfer(base, headers);
+        expect(response.status).toBe(403);
+        expectOutput(page, 'csrf-error', await response.json());
+      }
+    },
+  );
+
+  claim(
+    `${page}#use-with-express-default`,
+    'the signed secret cookie: its value is signed (s:...), HttpOnly and SameSite=Strict',
+    async () => {
+      const base = await start(signedSetup);
+      const line = setCookies(await fetch(`${base}/form`)).find((text) =>
+        text.startsWith('_csrf='),
+      )!;
+      expect(decodeURIComponent(line.split(';')[0])).toMatch(/^_csrf=s:/);
+      expect(line).toMatch(/; HttpOnly/);
+      expect(line).toMatch(/; SameSite=Strict/);
+    },
+  );
+
+  claim.abuse(
+    `${page}#use-with-express-default`,
+    "a token taken from another visitor's page, sent with one's own cookie: 403",
+    async () => {
+      const base = await start(signedSetup);
+      const alice = await visitor(base);
+      const mallory = await visitor(base);
+      expect(
+        (await transfer(base, {cookie: alice.cookie, 'x-csrf-token': mallory.token})).status,
+      ).toBe(403);
+      expect(
+        (await transfer(base, {cookie: alice.cookie, 'x-csrf-token': alice.token})).status,
+      ).toBe(201);
+    },
+  );
+
+  claim.abuse(
+    `${page}#use-with-express-default`,
+    'a planted _csrf cookie with a token made from it passes csurf({ cookie: true }), and is refused (403) with the signed cookie of the page',
+    async () => {
+      const secret = csurfTokens.secretSync();
+      const planted = {cookie: `_csrf=${secret}`, 'x-csrf-token': csurfTokens.create(secret)};
+      const plain = await start((app) => {
+        app.use(nest('cookie-parser')());
+        app.use(nest('csurf')({cookie: true}));
+      });
+      expect((await transfer(plain, planted)).status).toBe(201);
+      await close?.();
+      const signed = await start(signedSetup);
+      expect((await transfer(signed, planted)).status).toBe(403);
+    },
+  );
+
+  claim.abuse(
+    `${page}#use-with-express-default`,
+    'a route that changes data on GET runs for a cross-site request without any token or cookie',
+    async () => {
+      const base = await start(signedSetup);
+      deletions = 0;
+      const response = await fetch(`${base}/delete-account`, {
+        headers: {origin: 'https://evil.example.com'},
+      });
+      expect(response.status).toBe(200);
+      expect(deletions).toBe(1);
+    },
+  );
+
+  claim.failure(
+    `${page}#use-with-express-default`,
+    'COOKIE_SECRET missing or short: the page\'s lines throw before registering anything; without the check, csurf would answer every request, GET included, with 500 "misconfigured csrf"',
+    async () => {
+      const refused = 'Set COOKIE_SECRET to a random value of at least 32 characters';
+      for (const value of [undefined, '', 'secret']) {
+        if (value === undefined) delete process.env.COOKIE_SECRET;
+        else process.env.COOKIE_SECRET = value;
+        try {
+          await expect(start(signedSetup)).rejects.toThrow(refused);
+        } finally {
+          process.env.COOKIE_SECRET = testSecret;
+        }
+        await close?.();
+        close = undefined;
+      }
+      const memory = memoryLogger();
+      const base = await start((app) => {
+        app.use(nest('cookie-parser')(undefined));
+        app.use(nest('csurf')({cookie: {signed: true, httpOnly: true, sameSite: 'strict'}}));
+      }, memory.logger);
+      expect((await fetch(`${base}/form`)).status).toBe(500);
+      expect((await transfer(base, {})).status).toBe(500);
+      expect(memory.lines.some((line) => line.message === 'misconfigured csrf')).toBe(true);
+    },
+  );
+
+  describe('the secret in the session (csurf() after session middleware)', () => {
+    const sessionSetup = (app: any) => {
+      app.use(
+        nest('express-session')({secret: testSecret, resave: false, saveUninitialized: true}),
+      );
+      return run(fragment(page, 'use-with-express-default', 'app.use(csurf());').value, app, {
+        csurf: nest('csurf'),
+      });
     };
 
-    claim(
+    claim.abuse(
       `${page}#use-with-express-default`,
-      'GET is not checked and hands out req.csrfToken(); the token is accepted in the query (_csrf) and the CSRF-Token / X-CSRF-Token headers',
+      "session storage: a token works only with the session it was issued to; another session's token or no session cookie gets 403",
       async () => {
-        const base = await start(setup);
-        const form = await fetch(`${base}/form`);
-        expect(form.status).toBe(200);
-        const {token} = await form.json();
-        const cookie = cookieHeader(cookiesOf(form));
-        const attempts = [
-          fetch(`${base}/transfer?_csrf=${encodeURIComponent(token)}`, {
-            method: 'POST',
-            headers: {cookie},
-          }),
-          fetch(`${base}/transfer`, {method: 'POST', headers: {cookie, 'csrf-token': token}}),
-          fetch(`${base}/transfer`, {method: 'POST', headers: {cookie, 'x-csrf-token': token}}),
-        ];
-        for (const response of await Promise.all(attempts)) expect(response.status).toBe(201);
-      },
-    );
-
-    claim(
-      `${page}#use-with-express-default`,
-      'a missing or wrong token: 403 with the JSON body the page shows',
-      async () => {
-        const base = await start(setup);
-        const form = await fetch(`${base}/form`);
-        const cookie = cookieHeader(cookiesOf(form));
-        for (const headers of [{cookie}, {cookie, 'x-csrf-token': 'forged'}] as Record<
-          string,
-          string
-        >[]) {
-          const response = await fetch(`${base}/transfer`, {method: 'POST', headers});
-          expect(response.status).toBe(403);
-          expectOutput(page, 'csrf-error', await response.json());
-        }
-      },
-    );
-
-    claim(
-      `${page}#use-with-express-default`,
-      "a _csrf body field is not seen when Nest's own body parser runs after csurf; parsing the body first (the page's lines) makes it work",
-      async () => {
-        const post = (base: string, cookie: string, token: string) =>
-          fetch(`${base}/transfer`, {
-            method: 'POST',
-            headers: {cookie, 'content-type': 'application/x-www-form-urlencoded'},
-            body: `_csrf=${encodeURIComponent(token)}`,
-          });
-        const late = await start(setup);
-        let form = await fetch(`${late}/form`);
+        const base = await start(sessionSetup);
+        const alice = await visitor(base);
+        const bob = await visitor(base);
         expect(
-          (await post(late, cookieHeader(cookiesOf(form)), (await form.json()).token)).status,
+          (await transfer(base, {cookie: alice.cookie, 'x-csrf-token': alice.token})).status,
+        ).toBe(201);
+        expect(
+          (await transfer(base, {cookie: alice.cookie, 'x-csrf-token': bob.token})).status,
         ).toBe(403);
-        await close?.();
-        const early = await start(async (app) => {
-          app.use(nest('cookie-parser')());
-          await run(fragment(page, 'use-with-express-default', 'app.use(urlencoded').value, app, {
-            json: nest('express').json,
-            urlencoded: nest('express').urlencoded,
-            csurf: nest('csurf'),
-          });
-        });
-        form = await fetch(`${early}/form`);
-        const response = await post(
-          early,
-          cookieHeader(cookiesOf(form)),
-          (await form.json()).token,
-        );
-        expect(response.status).toBe(201);
+        expect((await transfer(base, {'x-csrf-token': alice.token})).status).toBe(403);
       },
     );
   });
+
+  claim(
+    `${page}#use-with-express-default`,
+    "a _csrf body field is not seen when Nest's own body parser runs after csurf; parsing the body first (the page's lines) makes it work",
+    async () => {
+      const post = (base: string, cookie: string, token: string) =>
+        fetch(`${base}/transfer`, {
+          method: 'POST',
+          headers: {cookie, 'content-type': 'application/x-www-form-urlencoded'},
+          body: `_csrf=${encodeURIComponent(token)}`,
+        });
+      const late = await start(signedSetup);
+      let who = await visitor(late);
+      expect((await post(late, who.cookie, who.token)).status).toBe(403);
+      await close?.();
+      const early = await start(async (app) => {
+        app.use(nest('cookie-parser')(process.env.COOKIE_SECRET));
+        await run(fragment(page, 'use-with-express-default', 'app.use(urlencoded').value, app, {
+          json: nest('express').json,
+          urlencoded: nest('express').urlencoded,
+          csurf: nest('csurf'),
+        });
+      });
+      who = await visitor(early);
+      expect((await post(early, who.cookie, who.token)).status).toBe(201);
+    },
+  );
+
+  claim.abuse(
+    `${page}#use-with-express-default`,
+    'a multipart/form-data form: its _csrf field is not parsed and the post gets 403; the same token in a header passes',
+    async () => {
+      const base = await start(async (app) => {
+        app.use(nest('cookie-parser')(process.env.COOKIE_SECRET));
+        await run(fragment(page, 'use-with-express-default', 'app.use(urlencoded').value, app, {
+          json: nest('express').json,
+          urlencoded: nest('express').urlencoded,
+          csurf: nest('csurf'),
+        });
+      });
+      const {cookie, token} = await visitor(base);
+      const form = new FormData();
+      form.append('_csrf', token);
+      form.append('amount', '100');
+      const multipart = await fetch(`${base}/transfer`, {
+        method: 'POST',
+        headers: {cookie},
+        body: form,
+      });
+      expect(multipart.status).toBe(403);
+      expect((await transfer(base, {cookie, 'csrf-token': token})).status).toBe(201);
+    },
+  );
 });
 
 describe('Fastify: fastify-csrf', () => {
@@ -162,7 +313,7 @@ describe('Fastify: fastify-csrf', () => {
   const tokenRoute = fragment(page, 'use-with-fastify', 'reply.generateCsrf()').value;
   const {AppModule} = compileModule(
     `
-import { Controller, Get, Module, Post, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Module, Post, Put, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 @Controller()
 class FormController {
@@ -171,24 +322,47 @@ ${tokenRoute}
   transfer() {
     return 'done';
   }
+  @Put('transfer')
+  replace() {
+    return 'replaced';
+  }
+  @Delete('transfer')
+  remove() {
+    return 'removed';
+  }
 }
 @Module({ controllers: [FormController] })
 export class AppModule {}
 `,
     'csrf-fastify',
   );
+  void Put;
+  void Delete;
 
-  async function start(protect: boolean) {
+  /** The page's plugin registration, then (with `hook`) its hook, as onRequest or as preHandler. */
+  async function start(hook: false | 'onRequest' | 'preHandler', plugins?: (app: any) => unknown) {
     const app = await NestFactory.create(AppModule, new FastifyAdapter(), {logger: false});
     close = () => app.close();
-    await run(fragment(page, 'use-with-fastify', 'await app.register(fastifyCsrf);').value, app, {
-      fastifyCookie: nest('fastify-cookie'),
-      fastifyCsrf: nest('fastify-csrf'),
-    });
-    if (protect)
-      await run(fragment(page, 'use-with-fastify', "addHook('onRequest'").value, app, {});
+    if (plugins) await plugins(app);
+    else
+      await run(fragment(page, 'use-with-fastify', 'await app.register(fastifyCsrf').value, app, {
+        fastifyCookie: nest('fastify-cookie'),
+        fastifyCsrf: nest('fastify-csrf'),
+      });
+    if (hook)
+      await run(
+        fragment(page, 'use-with-fastify', "addHook('onRequest'").value.replace('onRequest', hook),
+        app,
+        {},
+      );
     return listen(app);
   }
+  async function client(base: string) {
+    const issued = await fetch(`${base}/csrf-token`);
+    return {cookie: cookieHeader(cookiesOf(issued)), token: (await issued.json()).token as string};
+  }
+  const post = (base: string, headers: Record<string, string>, path = '/transfer') =>
+    fetch(`${base}${path}`, {method: 'POST', headers});
 
   claim(
     `${page}#use-with-fastify`,
@@ -203,28 +377,139 @@ export class AppModule {}
     `${page}#use-with-fastify`,
     'with the onRequest hook: POST without the secret cookie or without the token is refused with 403, with both it passes; GET is not checked',
     async () => {
-      const base = await start(true);
-      const issued = await fetch(`${base}/csrf-token`);
-      expect(issued.status).toBe(200);
-      const {token} = await issued.json();
-      const cookie = cookieHeader(cookiesOf(issued));
-      const noSecret = await fetch(`${base}/transfer`, {
-        method: 'POST',
-        headers: {'csrf-token': token},
-      });
+      const base = await start('onRequest');
+      const {cookie, token} = await client(base);
+      const noSecret = await post(base, {'csrf-token': token});
       expect(noSecret.status).toBe(403);
       expect(await noSecret.json()).toMatchObject({
         statusCode: 403,
         message: 'Missing csrf secret',
       });
-      const noToken = await fetch(`${base}/transfer`, {method: 'POST', headers: {cookie}});
+      const noToken = await post(base, {cookie});
       expect(noToken.status).toBe(403);
       expect(await noToken.json()).toMatchObject({statusCode: 403, message: 'Invalid csrf token'});
-      const ok = await fetch(`${base}/transfer`, {
-        method: 'POST',
-        headers: {cookie, 'x-csrf-token': token},
+      expect((await post(base, {cookie, 'x-csrf-token': token})).status).toBe(201);
+    },
+  );
+
+  claim(
+    `${page}#use-with-fastify`,
+    "the page's cookieOpts: the secret cookie is signed, HttpOnly, SameSite=Strict and on path /",
+    async () => {
+      const base = await start('onRequest');
+      const line = setCookies(await fetch(`${base}/csrf-token`)).find((text) =>
+        text.startsWith('_csrf='),
+      )!;
+      expect(line.split(';')[0]).toMatch(/^_csrf=[^;]+\.[A-Za-z0-9%+/=_-]+$/);
+      expect(line).toMatch(/; Path=\//);
+      expect(line).toMatch(/; HttpOnly/);
+      expect(line).toMatch(/; SameSite=Strict/);
+    },
+  );
+
+  claim.abuse(
+    `${page}#use-with-fastify`,
+    "a planted _csrf cookie with a token made from it passes the plugin's default (unsigned) cookie, and gets 403 with the page's signed cookie",
+    async () => {
+      const secret = fastifyTokens.secretSync();
+      const planted = {cookie: `_csrf=${secret}`, 'x-csrf-token': fastifyTokens.create(secret)};
+      const defaults = await start('onRequest', async (app) => {
+        await app.register(nest('fastify-cookie'));
+        await app.register(nest('fastify-csrf'));
       });
-      expect(ok.status).toBe(201);
+      expect((await post(defaults, planted)).status).toBe(201);
+      await close?.();
+      const signed = await start('onRequest');
+      expect((await post(signed, planted)).status).toBe(403);
+    },
+  );
+
+  claim.abuse(
+    `${page}#use-with-fastify`,
+    "another client's token with one's own secret cookie: 403",
+    async () => {
+      const base = await start('onRequest');
+      const alice = await client(base);
+      const mallory = await client(base);
+      expect((await post(base, {cookie: alice.cookie, 'x-csrf-token': mallory.token})).status).toBe(
+        403,
+      );
+    },
+  );
+
+  claim.abuse(
+    `${page}#use-with-fastify`,
+    'fastify-csrf never reads the query string: a valid token in ?_csrf= gets 403',
+    async () => {
+      const base = await start('onRequest');
+      const {cookie, token} = await client(base);
+      expect(
+        (await post(base, {cookie}, `/transfer?_csrf=${encodeURIComponent(token)}`)).status,
+      ).toBe(403);
+    },
+  );
+
+  claim.abuse(
+    `${page}#use-with-fastify`,
+    'a _csrf form field: refused by the onRequest hook (the body is not parsed yet), accepted by the same hook as preHandler',
+    async () => {
+      const send = (base: string, cookie: string, token: string) =>
+        fetch(`${base}/transfer`, {
+          method: 'POST',
+          headers: {cookie, 'content-type': 'application/json'},
+          body: JSON.stringify({_csrf: token}),
+        });
+      const onRequest = await start('onRequest');
+      let who = await client(onRequest);
+      expect((await send(onRequest, who.cookie, who.token)).status).toBe(403);
+      await close?.();
+      const preHandler = await start('preHandler');
+      who = await client(preHandler);
+      expect((await send(preHandler, who.cookie, who.token)).status).toBe(201);
+    },
+  );
+
+  claim.abuse(
+    `${page}#use-with-fastify`,
+    'PUT and DELETE are checked like POST, and a POST to a route that does not exist gets 403, not 404',
+    async () => {
+      const base = await start('onRequest');
+      for (const method of ['PUT', 'DELETE'])
+        expect((await fetch(`${base}/transfer`, {method})).status, method).toBe(403);
+      expect((await post(base, {}, '/no-such-route')).status).toBe(403);
+    },
+  );
+
+  claim.failure(
+    `${page}#use-with-fastify`,
+    "COOKIE_SECRET missing or short: the page's bootstrap throws before registering the plugins; without that check, fastify-cookie signs with an empty key and a cookie planted with it passes",
+    async () => {
+      const refused = 'Set COOKIE_SECRET to a random value of at least 32 characters';
+      for (const value of [undefined, '', 'secret']) {
+        if (value === undefined) delete process.env.COOKIE_SECRET;
+        else process.env.COOKIE_SECRET = value;
+        try {
+          await expect(start('onRequest')).rejects.toThrow(refused);
+        } finally {
+          process.env.COOKIE_SECRET = testSecret;
+        }
+        await close?.();
+        close = undefined;
+      }
+      // The same registration without the check, as the plugin behaves without a secret.
+      const base = await start('onRequest', async (app) => {
+        await app.register(nest('fastify-cookie'), {secret: undefined});
+        await app.register(nest('fastify-csrf'), {
+          cookieOpts: {path: '/', sameSite: true, httpOnly: true, signed: true},
+        });
+      });
+      const secret = fastifyTokens.secretSync();
+      const signedWithNothing = nest('cookie-signature').sign(secret, '');
+      const planted = await post(base, {
+        cookie: `_csrf=${encodeURIComponent(signedWithNothing)}`,
+        'x-csrf-token': fastifyTokens.create(secret),
+      });
+      expect(planted.status).toBe(201);
     },
   );
 });
