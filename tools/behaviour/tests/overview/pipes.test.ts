@@ -209,7 +209,7 @@ export class UsersService {
 
 claim(
   `${page}#class-validator`,
-  `the class-validator pipe rejects a bad body with 400 "Validation failed", passes a valid one unchanged (a plain object)`,
+  `the class-validator pipe rejects a bad body with 400 "Validation failed" and hands a valid one on as a CreateCatDto instance`,
   async () => {
     const seen: unknown[] = [];
     const {CatsController, CatsService} = cats('ts', 7);
@@ -229,7 +229,7 @@ claim(
     ).toBe(201);
     const created = (seen[0] as any).created;
     expect(created).toEqual([{name: 'Tom', age: 3, breed: 'Persian'}]);
-    expect(Object.getPrototypeOf(created[0])).toBe(Object.prototype);
+    expect(created[0].constructor.name).toBe('CreateCatDto');
   },
 );
 
@@ -396,11 +396,14 @@ claim(
 
 claim(
   `${page}#transformation-use-case`,
-  `the hand-written ParseIntPipe accepts '12abc' as 12; the built-in one rejects it and accepts '-5'`,
+  `the hand-written ParseIntPipe accepts '7' and '-5' and refuses '12abc' (which parseInt() alone reads as 12); the built-in one does the same`,
   async () => {
     const {CatsController, CatsService} = cats('ts', 8);
     const {base} = await start(app(CatsController, [], CatsService));
-    expect((await call(base, 'GET', '/cats/12abc')).json()).toEqual({id: 12, type: 'number'});
+    expect((await call(base, 'GET', '/cats/7')).json()).toEqual({id: 7, type: 'number'});
+    expect((await call(base, 'GET', '/cats/-5')).json()).toEqual({id: -5, type: 'number'});
+    expect(parseInt('12abc', 10)).toBe(12);
+    expect((await call(base, 'GET', '/cats/12abc')).status).toBe(400);
     expect((await call(base, 'GET', '/cats/abc')).json()).toEqual({
       statusCode: 400,
       message: 'Validation failed',
@@ -571,5 +574,204 @@ claim(
   async () => {
     const {answer, ran} = await microserviceGlobalProbe('pipe');
     expect([answer, ran]).toEqual([{value: 'hello'}, ['pipe', 'handler']]);
+  },
+);
+
+// Review 4: what the parse pipes accept, what the class-validator pipe lets through, and which arguments
+// pipes see.
+
+claim.abuse(
+  `${page}#binding-pipes`,
+  `the built-in ParseIntPipe refuses 1e3, " 12", 0x10 and 12abc, but turns 9007199254740993 into 9007199254740992 (another id) and -0 into -0`,
+  async () => {
+    const {CatsController, CatsService} = cats('ts', 1);
+    const {base} = await start(app(CatsController, [], CatsService));
+    for (const id of ['1e3', '%2012', '0x10', '12abc']) {
+      const reply = await call(base, 'GET', `/cats/${id}`);
+      expect(reply.status, id).toBe(400);
+      expectOutput(page, 'parse-int-error', reply.text);
+    }
+    expect((await call(base, 'GET', '/cats/9007199254740993')).json()).toEqual({
+      id: 9007199254740992,
+      type: 'number',
+    });
+    expect((await call(base, 'GET', '/cats/99999999999999999999')).json()).toEqual({
+      id: 100000000000000000000,
+      type: 'number',
+    });
+  },
+);
+
+claim.abuse(
+  `${page}#query-parameters`,
+  `ParseIntPipe on @Query('age') refuses a repeated value (?age=3&age=4) and a bracketed one (?age[$gt]=1) with 400`,
+  async () => {
+    const {CatsController, CatsService} = cats('ts', 3);
+    const {base} = await start(app(CatsController, [], CatsService));
+    for (const query of ['age=3&age=4', 'age[$gt]=1']) {
+      const reply = await call(base, 'GET', `/cats?${query}`);
+      expect(reply.status, query).toBe(400);
+      expectOutput(page, 'parse-int-error', reply.text);
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#transformation-use-case`,
+  `the hand-written ParseIntPipe refuses 0x10, " 12", 1e3, a repeated query value and 9007199254740993, all of which parseInt() alone would accept`,
+  async () => {
+    const {ParseIntPipe: HandWritten} = samples(page, {pick: {'parse-int.pipe': 1}}).require(
+      'parse-int.pipe',
+    );
+    @Controller('cats')
+    class CatsController {
+      @Get()
+      byAge(@Query('age', new HandWritten()) age: number) {
+        return {age};
+      }
+    }
+    const {base} = await start([CatsController]);
+    expect((await call(base, 'GET', '/cats?age=12')).json()).toEqual({age: 12});
+    for (const query of [
+      'age=0x10',
+      'age=%2012',
+      'age=1e3',
+      'age=12&age=x',
+      'age=9007199254740993',
+    ]) {
+      expect((await call(base, 'GET', `/cats?${query}`)).status, query).toBe(400);
+    }
+  },
+);
+
+/** The page's class-validator pipe on POST /cats (fence 7), with a service that keeps what it receives. */
+async function validatedCats() {
+  const seen: unknown[] = [];
+  const {CatsController, CatsService} = cats('ts', 7);
+  const {base} = await start(app(CatsController, [], CatsService), {
+    setup: (a) => seen.push(a.get(CatsService)),
+  });
+  return {base, created: () => (seen[0] as any).created as any[]};
+}
+const tom = {name: 'Tom', age: 3, breed: 'Persian'};
+
+claim.abuse(
+  `${page}#class-validator`,
+  `the class-validator pipe refuses a body with a property the DTO does not declare (isAdmin: true) instead of passing it to the service`,
+  async () => {
+    const {base, created} = await validatedCats();
+    const reply = await call(base, 'POST', '/cats', {body: {...tom, isAdmin: true}});
+    expect([reply.status, reply.json().message]).toEqual([400, 'Validation failed']);
+    expect(created()).toEqual([]);
+  },
+);
+
+claim.abuse(
+  `${page}#class-validator`,
+  `the class-validator pipe refuses a JSON array body, [] and [{ "name": 5 }] alike, which an array's missing rules would otherwise let through`,
+  async () => {
+    const {base, created} = await validatedCats();
+    for (const body of ['[]', '[{"name": 5}]']) {
+      expect((await call(base, 'POST', '/cats', {body})).status, body).toBe(400);
+    }
+    expect(created()).toEqual([]);
+  },
+);
+
+claim.abuse(
+  `${page}#class-validator`,
+  `a "__proto__" key in the body does not reach the service: Object.assign() of what the handler got sets no foreign prototype`,
+  async () => {
+    const {base, created} = await validatedCats();
+    const body = '{"__proto__": {"isAdmin": true}, "name": "Tom", "age": 3, "breed": "Persian"}';
+    expect((await call(base, 'POST', '/cats', {body})).status).toBe(201);
+    const [cat] = created();
+    expect(Object.keys(cat)).toEqual(['name', 'age', 'breed']);
+    const merged: any = Object.assign({}, cat);
+    expect(merged.isAdmin).toBeUndefined();
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+  },
+);
+
+claim.abuse(
+  `${page}#class-validator`,
+  `a "constructor" key or an object where a string is meant (name: { $ne: "" }) does not get past the rules`,
+  async () => {
+    const {base, created} = await validatedCats();
+    for (const body of [
+      '{"constructor": {"name": "Object"}, "name": 5, "age": 3, "breed": "Persian"}',
+      '{"name": {"$ne": ""}, "age": 3, "breed": "Persian"}',
+    ]) {
+      expect((await call(base, 'POST', '/cats', {body})).status, body).toBe(400);
+    }
+    expect(created()).toEqual([]);
+  },
+);
+
+claim(
+  `${page}#binding-validation-pipes`,
+  `@UploadedFile() arguments go through global, controller and method pipes with type 'custom': a @UsePipes() body schema is applied to the file too`,
+  async () => {
+    const {FileInterceptor} = nest('@nestjs/platform-express');
+    const {UploadedFile, UseInterceptors} = common;
+    const seen: string[] = [];
+    const recorder = (scope: string) => ({
+      transform: (value: any, metadata: any) => {
+        seen.push(`${scope}:${metadata.type}:${value?.originalname ?? typeof value}`);
+        return value;
+      },
+    });
+    @Controller('cats')
+    @UsePipes(recorder('controller'))
+    class CatsController {
+      @Post('photo')
+      @UseInterceptors(FileInterceptor('photo'))
+      @UsePipes(recorder('method'))
+      upload(@UploadedFile() photo: any) {
+        return {size: photo.size};
+      }
+    }
+    const {base} = await start([CatsController], {
+      setup: (a) => a.useGlobalPipes(recorder('global')),
+    });
+    const form = new FormData();
+    form.append('photo', new Blob(['meow']), 'tom.jpg');
+    const reply = await fetch(`${base}/cats/photo`, {method: 'POST', body: form});
+    expect(await reply.json()).toEqual({size: 4});
+    expect(seen).toEqual([
+      'global:custom:tom.jpg',
+      'controller:custom:tom.jpg',
+      'method:custom:tom.jpg',
+    ]);
+  },
+);
+
+claim.abuse(
+  `${page}#custom-pipes`,
+  `a pipe built as an anonymous class expression never runs, so the value reaches the handler unchecked; wrapped in mixin() it runs`,
+  async () => {
+    const refuseAll = () =>
+      class {
+        transform() {
+          throw new BadRequestException('refused');
+        }
+      };
+    const Anonymous = refuseAll();
+    const Mixed = common.mixin(refuseAll());
+    @Controller('cats')
+    class CatsController {
+      @Get('anonymous/:id')
+      anonymous(@Param('id', Anonymous) id: string) {
+        return `unchecked ${id}`;
+      }
+
+      @Get('mixin/:id')
+      mixed(@Param('id', Mixed) id: string) {
+        return `never ${id}`;
+      }
+    }
+    const {base} = await start([CatsController]);
+    expect((await call(base, 'GET', '/cats/anonymous/1;DROP')).text).toBe('unchecked 1;DROP');
+    expect((await call(base, 'GET', '/cats/mixin/1')).status).toBe(400);
   },
 );
