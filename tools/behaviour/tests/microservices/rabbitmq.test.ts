@@ -13,9 +13,10 @@ import {
   memoryLogger,
   expectOutput,
   repoRoot,
+  freePort,
   type Service,
 } from '../../lib';
-import {until, captureConsole} from './_support';
+import {until, captureConsole, nodeChild} from './_support';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -400,4 +401,275 @@ export class Reader {
       await closeApp(app);
     }
   },
+);
+
+/** Publishes a raw body to `queue`, as a program outside Nest would. */
+async function publishRaw(queue: string, body: string | Buffer) {
+  adminChannel.sendToQueue(queue, Buffer.isBuffer(body) ? body : Buffer.from(body));
+}
+
+claim.abuse(
+  `${page}#messages-that-are-not-json`,
+  'with the built-in transporter, one message that is not JSON in the queue ends the microservice (SyntaxError, exit code 1)',
+  async () => {
+    const queue = 'poison_queue';
+    await adminChannel.assertQueue(queue, {durable: false});
+    const child = nodeChild(
+      `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module, Controller } = require('@nestjs/common');
+const { Transport, EventPattern } = require('@nestjs/microservices');
+class Cats { adopted(a) { console.log('ADOPTED ' + JSON.stringify(a)); } }
+EventPattern('cat_adopted')(Cats.prototype, 'adopted', Object.getOwnPropertyDescriptor(Cats.prototype, 'adopted'));
+Controller()(Cats);
+class AppModule {}
+Module({ controllers: [Cats] })(AppModule);
+(async () => {
+  const app = await NestFactory.createMicroservice(AppModule, { transport: Transport.RMQ, logger: false,
+    options: { urls: [process.argv[2]], queue: 'poison_queue', queueOptions: { durable: false } } });
+  await app.listen();
+  console.log('LISTENING');
+})();
+`,
+      [rabbit.url],
+    );
+    try {
+      await child.waitFor('LISTENING');
+      await publishRaw(queue, 'adopt cat 7');
+      expect(await child.exited).toBe(1);
+      expect(child.out).toContain('SyntaxError');
+      expect(child.out).not.toContain('ADOPTED');
+    } finally {
+      await child.kill();
+    }
+  },
+  30_000,
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#messages-that-are-not-json`,
+    `with the page's SafeServerRMQ and noAck: false, a message that is not JSON is logged and rejected, not requeued, and the next message is handled (${lang})`,
+    async () => {
+      const queue = `safe_queue_${lang}`;
+      const {SafeServerRMQ} = samples(page, {lang}).require('safe-server-rmq');
+      const shown = fragment(page, 'messages-that-are-not-json', 'new SafeServerRMQ(').value;
+      expect(shown).toContain('noAck: false');
+      const got: unknown[] = [];
+      (globalThis as any).__rmqSafe = got;
+      const {SafeCats} = compileModule(
+        `
+import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+@Controller()
+export class SafeCats { @EventPattern('cat_adopted') on(@Payload() a: unknown) { (globalThis as any).__rmqSafe.push(a); } }
+`,
+        `rmq-safe-cats-${lang}`,
+      );
+      @Module({controllers: [SafeCats]})
+      class SafeModule {}
+      const app = await NestFactory.createMicroservice(SafeModule, {
+        logger: log.logger,
+        strategy: new SafeServerRMQ({
+          urls: [rabbit.url],
+          queue,
+          queueOptions: {durable: true},
+          noAck: false,
+        }),
+      });
+      await app.listen();
+      const c = client({queue, queueOptions: {durable: true}});
+      try {
+        await publishRaw(queue, 'adopt cat 7');
+        await publishRaw(queue, Buffer.alloc(0));
+        await lastValueFrom(c.emit('cat_adopted', {id: 8, owner: 'Ann'}), {
+          defaultValue: undefined,
+        });
+        await until(() => got.length === 1);
+        expect(got).toEqual([{id: 8, owner: 'Ann'}]);
+        expect(log.text()).toContain('Dropped a message that is not JSON (11 bytes)');
+        expect(log.text()).toContain('Dropped a message that is not JSON (0 bytes)');
+        await new Promise((r) => setTimeout(r, 200));
+        const state = await adminChannel.checkQueue(queue);
+        expect(state.messageCount).toBe(0);
+      } finally {
+        c.close();
+        await closeApp(app);
+      }
+    },
+    30_000,
+  );
+}
+
+claim.abuse(
+  `${page}#message-acknowledgement`,
+  "a cat_adopted event with a null payload, published by another program: the page's nack() sample still rejects it, so it does not stay unacknowledged",
+  async () => {
+    const recorded: number[] = [];
+    (globalThis as any).__rmqAdoptions = recorded;
+    const queue = 'null_payload_queue';
+    const set = samples(page, {
+      under: 'message-acknowledgement',
+      files: {'adoptions.service': adoptions(false)},
+    });
+    const {CatsController} = set.require('cats.controller');
+    @Module({
+      controllers: [CatsController],
+      providers: [set.require('adoptions.service').AdoptionsService],
+    })
+    class NullModule {}
+    const app = await micro(NullModule, {queue, queueOptions: {durable: true}, noAck: false});
+    try {
+      await publishRaw(queue, JSON.stringify({pattern: 'cat_adopted', data: null}));
+      await until(() => log.text().includes('Adoption of cat undefined failed'));
+      await closeApp(app);
+      // Rejected, not requeued: nothing comes back once the connection is closed.
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await adminChannel.checkQueue(queue)).messageCount).toBe(0);
+    } finally {
+      await closeApp(app).catch(() => undefined);
+    }
+  },
+  30_000,
+);
+
+claim.failure(
+  `${page}#message-acknowledgement`,
+  'with noAck: false and prefetchCount: 1, a handler that throws before ack() stalls the consumer: later messages wait in the queue until the connection closes',
+  async () => {
+    const recorded: number[] = [];
+    (globalThis as any).__rmqAdoptions = recorded;
+    const queue = 'stalled_queue';
+    const set = samples(page, {
+      under: 'message-acknowledgement',
+      pick: {'cats.controller': 2},
+      files: {'adoptions.service': adoptions(true)},
+    });
+    const {CatsController} = set.require('cats.controller');
+    @Module({
+      controllers: [CatsController],
+      providers: [set.require('adoptions.service').AdoptionsService],
+    })
+    class StallModule {}
+    const app = await micro(StallModule, {
+      queue,
+      queueOptions: {durable: true},
+      noAck: false,
+      prefetchCount: 1,
+    });
+    const c = client({queue, queueOptions: {durable: true}});
+    try {
+      for (const id of [1, 2, 3])
+        await lastValueFrom(c.emit('cat_adopted', {id, owner: 'Ann'}), {defaultValue: undefined});
+      await until(() => recorded.length >= 1);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(recorded).toEqual([1]);
+      const state = await adminChannel.checkQueue(queue);
+      expect(state.messageCount).toBe(2);
+    } finally {
+      c.close();
+      await closeApp(app);
+    }
+  },
+  30_000,
+);
+
+claim.failure(
+  `${page}#message-acknowledgement`,
+  'nack(msg, false, true) on a handler that always fails redelivers the same message without end',
+  async () => {
+    const deliveries: boolean[] = [];
+    (globalThis as any).__rmqLoop = deliveries;
+    const {Loop} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { Ctx, EventPattern, RmqContext } from '@nestjs/microservices';
+@Controller()
+export class Loop {
+  @EventPattern('cat_adopted') on(_d: unknown, @Ctx() context: RmqContext) {
+    (globalThis as any).__rmqLoop.push(context.getMessage().fields.redelivered);
+    context.getChannelRef().nack(context.getMessage(), false, true);
+  }
+}
+`,
+      'rmq-loop',
+    );
+    @Module({controllers: [Loop]})
+    class LoopModule {}
+    const queue = 'loop_queue';
+    const app = await micro(LoopModule, {queue, queueOptions: {durable: true}, noAck: false});
+    const c = client({queue, queueOptions: {durable: true}});
+    try {
+      await lastValueFrom(c.emit('cat_adopted', {id: 1, owner: 'Ann'}), {defaultValue: undefined});
+      await until(() => deliveries.length >= 50, 10_000);
+      expect(deliveries[0]).toBe(false);
+      expect(deliveries.slice(1, 50).every(Boolean)).toBe(true);
+    } finally {
+      c.close();
+      await closeApp(app);
+    }
+  },
+  30_000,
+);
+
+claim.failure(
+  `${page}#client`,
+  'a request sent while no microservice consumes the queue waits there, and is answered once one starts',
+  async () => {
+    const queue = 'late_queue';
+    const {Late} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+@Controller()
+export class Late { @MessagePattern('find_cat') find(@Payload() id: number) { return { id, name: 'Tom' }; } }
+`,
+      'rmq-late',
+    );
+    @Module({controllers: [Late]})
+    class LateModule {}
+    const c = client({queue, queueOptions: {durable: true}});
+    let app: any;
+    try {
+      const answer = lastValueFrom(c.send('find_cat', 7));
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await adminChannel.checkQueue(queue)).messageCount).toBe(1);
+      app = await micro(LateModule, {queue, queueOptions: {durable: true}});
+      expect(await answer).toEqual({id: 7, name: 'Tom'});
+    } finally {
+      c.close();
+      if (app) await closeApp(app);
+    }
+  },
+  30_000,
+);
+
+claim.failure(
+  `${page}#overview`,
+  'with no broker at the address, listen() neither resolves nor rejects: the transporter logs the failure and keeps trying',
+  async () => {
+    const port = await freePort();
+    @Module({})
+    class Empty {}
+    const quiet = memoryLogger();
+    const app = await NestFactory.createMicroservice(Empty, {
+      transport: Transport.RMQ,
+      logger: quiet.logger,
+      options: {urls: [`amqp://127.0.0.1:${port}`], queue: 'nowhere'},
+    });
+    const state: string[] = [];
+    app.listen().then(
+      () => state.push('resolved'),
+      () => state.push('rejected'),
+    );
+    try {
+      await until(() => quiet.text().includes('ECONNREFUSED'), 10_000);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(state).toEqual([]);
+    } finally {
+      await app.close().catch(() => undefined);
+    }
+  },
+  30_000,
 );
