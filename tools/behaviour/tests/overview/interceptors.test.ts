@@ -86,7 +86,7 @@ for (const lang of ['ts', 'js'] as const) {
 
   claim(
     `${page}#exception-mapping`,
-    `ErrorsInterceptor turns any error of the handler, or of a pipe, into 502 Bad Gateway, but not a guard's (${lang})`,
+    `ErrorsInterceptor turns an unexpected error of the handler into 502 Bad Gateway, lets HTTP exceptions of the handler and of pipes through, and never sees a guard's (${lang})`,
     async () => {
       const {ErrorsInterceptor} = pageSamples(page, {lang}).require('errors.interceptor');
       @Controller('cats')
@@ -107,6 +107,11 @@ for (const lang of ['ts', 'js'] as const) {
         guarded() {
           return 'never';
         }
+
+        @Get('missing')
+        missing() {
+          throw new common.NotFoundException('No cat with this id');
+        }
       }
       const {base} = await start([CatsController]);
       const crash = await call(base, 'GET', '/cats/crash');
@@ -114,7 +119,12 @@ for (const lang of ['ts', 'js'] as const) {
         502,
         {statusCode: 502, message: 'Bad Gateway'},
       ]);
-      expect((await call(base, 'GET', '/cats/piped/abc')).status).toBe(502);
+      expect((await call(base, 'GET', '/cats/piped/abc')).status).toBe(400);
+      expect((await call(base, 'GET', '/cats/missing')).json()).toEqual({
+        statusCode: 404,
+        message: 'No cat with this id',
+        error: 'Not Found',
+      });
       expect((await call(base, 'GET', '/cats/guarded')).status).toBe(403);
     },
   );
@@ -343,4 +353,118 @@ claim(
     await expectGlobalOnlyOverHttp('interceptor', expect);
   },
   30000,
+);
+
+// Review 4: failing handlers, handlers that return nothing, and client errors under the error mapping.
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.failure(
+    `${page}#aspect-interception`,
+    `the LoggingInterceptor prints Before... then Failed... Nms for a handler that throws, instead of nothing after Before... (${lang})`,
+    async () => {
+      const {LoggingInterceptor} = pageSamples(page, {lang}).require('logging.interceptor');
+      @Controller('cats')
+      @UseInterceptors(LoggingInterceptor)
+      class CatsController {
+        @Get('broken')
+        broken() {
+          throw new Error('database unreachable');
+        }
+      }
+      const {base} = await start([CatsController]);
+      const log = capture();
+      try {
+        expect((await call(base, 'GET', '/cats/broken')).status).toBe(500);
+      } finally {
+        log.restore();
+      }
+      expectOutput(page, 'logging-interceptor-error', log.lines.join('\n'), [[/\d+ms/g, 'Nms']]);
+    },
+  );
+}
+
+claim.failure(
+  `${page}#aspect-interception`,
+  `a handler whose observable completes without a value: the LoggingInterceptor prints only Before..., and Nest answers 500 after logging "no elements in sequence"`,
+  async () => {
+    const {memoryLogger} = await import('../../lib');
+    const {EMPTY} = nest('rxjs');
+    const {LoggingInterceptor} = samples(page).require('logging.interceptor');
+    @Controller('cats')
+    @UseInterceptors(LoggingInterceptor)
+    class CatsController {
+      @Get('none')
+      none() {
+        return EMPTY;
+      }
+    }
+    const memory = memoryLogger();
+    const {base} = await start([CatsController], {logger: memory.logger});
+    const log = capture();
+    let reply;
+    try {
+      reply = await call(base, 'GET', '/cats/none');
+    } finally {
+      log.restore();
+    }
+    expect([reply.status, reply.json()]).toEqual([
+      500,
+      {statusCode: 500, message: 'Internal server error'},
+    ]);
+    expect(log.lines).toEqual(['Before...']);
+    expect(memory.lines.some((line) => line.message === 'no elements in sequence')).toBe(true);
+  },
+);
+
+claim.failure(
+  `${page}#response-mapping`,
+  `through TransformInterceptor, a handler that returns nothing answers {} (no data property), null answers { "data": null }, and an empty observable a 500`,
+  async () => {
+    const {EMPTY} = nest('rxjs');
+    const {TransformInterceptor} = samples(page).require('transform.interceptor');
+    @Controller('cats')
+    @UseInterceptors(TransformInterceptor)
+    class CatsController {
+      @Get('nothing')
+      async nothing() {
+        // a lookup that found nothing
+      }
+
+      @Get('null')
+      nullish() {
+        return null;
+      }
+
+      @Get('empty')
+      empty() {
+        return EMPTY;
+      }
+    }
+    const {base} = await start([CatsController]);
+    expect((await call(base, 'GET', '/cats/nothing')).text).toBe('{}');
+    expect((await call(base, 'GET', '/cats/null')).json()).toEqual({data: null});
+    expect((await call(base, 'GET', '/cats/empty')).status).toBe(500);
+  },
+);
+
+claim.abuse(
+  `${page}#exception-mapping`,
+  `under the ErrorsInterceptor, a client that sends a malformed id still gets the pipe's 400 and its message, not a 502`,
+  async () => {
+    const {ErrorsInterceptor} = samples(page).require('errors.interceptor');
+    @Controller('cats')
+    @UseInterceptors(ErrorsInterceptor)
+    class CatsController {
+      @Get(':id')
+      findOne(@Param('id', ParseIntPipe) id: number) {
+        return {id};
+      }
+    }
+    const {base} = await start([CatsController]);
+    expect((await call(base, 'GET', '/cats/abc')).json()).toEqual({
+      statusCode: 400,
+      message: 'Validation failed (numeric string is expected)',
+      error: 'Bad Request',
+    });
+  },
 );
