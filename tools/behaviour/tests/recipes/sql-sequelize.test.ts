@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, expect} from 'vitest';
-import {claim, samples, service, nest, listen, type Service} from '../../lib';
+import {claim, freePort, samples, service, nest, listen, type Service} from '../../lib';
 
 const page = 'docs/recipes/sql-sequelize.md';
 const {NestFactory} = nest('@nestjs/core');
@@ -239,4 +239,100 @@ claim(
       await app.close();
     }
   },
+);
+
+// Abuse cases and failure modes.
+
+const postCat = (base: string, body: unknown) =>
+  fetch(`${base}/cats`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json'},
+    body: JSON.stringify(body),
+  });
+
+claim.abuse(
+  `${page}#model-injection`,
+  "a body with a made-up id and createdAt: the page's create() keeps the generated id and the server's timestamps; spreading the body would take both",
+  async () => {
+    const {AppModule} = catsSet('ts').require('app.module');
+    const app = await NestFactory.create(AppModule, {logger: false});
+    try {
+      const base = await listen(app);
+      const forged = {
+        name: 'Tom',
+        age: 3,
+        breed: 'Siamese',
+        id: 999,
+        createdAt: '2000-01-01T00:00:00.000Z',
+      };
+      const created = await (await postCat(base, forged)).json();
+      expect(created.id).not.toBe(999);
+      expect(created.createdAt.startsWith('2000')).toBe(false);
+      // What naming the fields prevents: the whole body given to create().
+      const Cat = app.get('CATS_REPOSITORY', {strict: false});
+      const spread = await Cat.create({...forged, id: 1999});
+      expect([spread.id, spread.createdAt.toISOString()]).toEqual([
+        1999,
+        '2000-01-01T00:00:00.000Z',
+      ]);
+      await expect(Cat.create({...forged, id: 1999})).rejects.toThrow('Validation error');
+    } finally {
+      await close(app);
+    }
+  },
+  30_000,
+);
+
+claim.failure(
+  `${page}#closing-the-connection`,
+  'the database unreachable at startup: sync() rejects at once with SequelizeConnectionRefusedError and the application does not start',
+  async () => {
+    const port = await freePort();
+    const down = samples(page, {
+      files: unshown,
+      edit: {
+        'database.providers': connection().map(([from, to]): [string, string] =>
+          from === 'port: 3306' ? [from, `port: ${port}`] : [from, to],
+        ),
+      },
+    });
+    const started = Date.now();
+    await expect(
+      NestFactory.create(down.require('app.module').AppModule, {
+        logger: false,
+        abortOnError: false,
+      }),
+    ).rejects.toMatchObject({name: 'SequelizeConnectionRefusedError'});
+    expect(Date.now() - started).toBeLessThan(2000);
+  },
+);
+
+claim.failure(
+  `${page}#closing-the-connection`,
+  'the database closes the pooled connection while the application runs (as on a restart): the next request works',
+  async () => {
+    const {AppModule} = catsSet('ts').require('app.module');
+    const app = await NestFactory.create(AppModule, {logger: false});
+    try {
+      const base = await listen(app);
+      expect((await fetch(`${base}/cats`)).status).toBe(200);
+      const admin = new (nest('pg').Client)({
+        host: '127.0.0.1',
+        port: pg.port,
+        user: 'postgres',
+        database: 'postgres',
+      });
+      await admin.connect();
+      const {rowCount} = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = 'postgres' AND backend_type = 'client backend'",
+      );
+      await admin.end();
+      expect(rowCount).toBeGreaterThanOrEqual(1);
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await fetch(`${base}/cats`)).status).toBe(200);
+    } finally {
+      await close(app);
+    }
+  },
+  30_000,
 );

@@ -310,3 +310,56 @@ claim(
     await moduleRef.close();
   },
 );
+
+// Abuse cases and failure modes.
+
+claim.abuse(
+  `${page}#using-the-repository`,
+  "an id that never arrived: the page's findOne() finds nothing, where findOne(undefined) returns the first photo of the table",
+  async () => {
+    const {app, service, connection} = await start('ts');
+    try {
+      await connection.query('DELETE FROM photo');
+      await service.create('Alice, private', 'alice.jpg');
+      await service.create('Bob', 'bob.jpg');
+      expect(await service.findOne(undefined)).toBeUndefined();
+      // What the where clause prevents.
+      const repository = connection.getRepository('Photo');
+      expect((await repository.findOne(undefined)).title).toBe('Alice, private');
+      expect((await repository.findOne(null)).title).toBe('Alice, private');
+    } finally {
+      await app.close();
+      await connection.close();
+    }
+  },
+  30_000,
+);
+
+claim.failure(
+  `${page}#what-you-give-up`,
+  'the database closes the connection while the application runs (as on a restart): the next query works on a new connection',
+  async () => {
+    const {app, service, connection} = await start('ts');
+    try {
+      const [{pid: before}] = await connection.query('SELECT pg_backend_pid() AS pid');
+      const admin = new (nest('pg').Client)({
+        host: '127.0.0.1',
+        port: pg.port,
+        user: 'postgres',
+        database: 'postgres',
+      });
+      await admin.connect();
+      const {rows} = await admin.query('SELECT pg_terminate_backend($1) AS done', [before]);
+      await admin.end();
+      expect(rows[0].done).toBe(true);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(Array.isArray(await service.findPublished())).toBe(true);
+      const [{pid: after}] = await connection.query('SELECT pg_backend_pid() AS pid');
+      expect(after).not.toBe(before);
+    } finally {
+      await app.close();
+      await connection.close();
+    }
+  },
+  30_000,
+);
