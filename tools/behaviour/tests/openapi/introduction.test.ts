@@ -249,3 +249,43 @@ claim(
     expect(scriptSrc(other.headers.get('content-security-policy') ?? '')).toBe("'self'");
   },
 );
+
+claim.abuse(
+  `${page}#exposing-the-documentation`,
+  'an anonymous caller reads the whole API map at /api-json, admin routes included; with the page’s main.ts and SWAGGER_ENABLED unset, /api and /api-json are 404',
+  async () => {
+    const open = await startMain(1);
+    const document = await (await fetch(`${open.base}/api-json`)).json();
+    expect(Object.keys(document.paths)).toContain('/admin/stats');
+    const previous = process.env.SWAGGER_ENABLED;
+    try {
+      delete process.env.SWAGGER_ENABLED;
+      const closed = await startMain(3);
+      for (const path of ['/api', '/api-json']) {
+        expect((await fetch(`${closed.base}${path}`)).status).toBe(404);
+      }
+      expect((await fetch(`${closed.base}/admin/stats`)).status).toBe(200);
+      process.env.SWAGGER_ENABLED = 'true';
+      const enabled = await startMain(3);
+      expect((await fetch(`${enabled.base}/api-json`)).status).toBe(200);
+      expect((await fetch(`${enabled.base}/api`)).status).toBe(200);
+      // The alternative the page names: a middleware for the two paths, registered before setup().
+      const guarded = await startMain(3, [
+        [
+          'SwaggerModule.setup(',
+          "app.use(['/api', '/api-json'], (req: any, res: any, next: any) => req.headers.authorization === 'Bearer docs' ? next() : res.status(401).end());\n    SwaggerModule.setup(",
+        ],
+      ]);
+      for (const path of ['/api', '/api-json', '/api/swagger-ui.css']) {
+        expect((await fetch(`${guarded.base}${path}`)).status).toBe(401);
+      }
+      const withToken = await fetch(`${guarded.base}/api-json`, {
+        headers: {authorization: 'Bearer docs'},
+      });
+      expect(withToken.status).toBe(200);
+    } finally {
+      if (previous === undefined) delete process.env.SWAGGER_ENABLED;
+      else process.env.SWAGGER_ENABLED = previous;
+    }
+  },
+);

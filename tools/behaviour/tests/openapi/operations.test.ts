@@ -1,6 +1,6 @@
 import {expect} from 'vitest';
 import {claim, samples, expectOutput, compileModule} from '../../lib';
-import {documentFor} from './_support';
+import {documentFor, serve} from './_support';
 
 const page = 'docs/openapi/operations.md';
 const catEntity = (n = 1) => samples(page, {pick: {'cat.entity': n}}).sources.get('cat.entity')!;
@@ -313,5 +313,106 @@ claim(
       document.paths['/cats'].get.responses['200'].content['application/json'].schema,
     );
     expect(Object.keys(document.components.schemas).sort()).toEqual(['Cat', 'PaginatedDto']);
+  },
+);
+
+/** A multipart form with `count` files of `size` bytes in `field`. */
+function form(field: string, count: number, size: number): FormData {
+  const data = new FormData();
+  data.append('caption', 'Tom on the sofa');
+  for (let i = 0; i < count; i += 1) {
+    data.append(field, new Blob([Buffer.alloc(size)]), `photo-${i}.jpg`);
+  }
+  return data;
+}
+
+async function post(url: string, body: FormData | string): Promise<[number, any]> {
+  const response = await fetch(url, {
+    method: 'POST',
+    body,
+    headers: typeof body === 'string' ? {'content-type': 'application/json'} : undefined,
+  });
+  return [response.status, await response.json()];
+}
+
+claim.abuse(
+  `${page}#file-upload`,
+  'a request without the photo field, or with a JSON body, gets 400 "photo is required" (reading photo.size would answer 500)',
+  async () => {
+    const set = samples(page, {pick: {'cats.controller': 8}});
+    const served = await serve([set.require('cats.controller').CatsController]);
+    try {
+      const expected = [400, {statusCode: 400, message: 'photo is required', error: 'Bad Request'}];
+      expect(await post(`${served.base}/cats/1/photo`, form('photo', 0, 0))).toEqual(expected);
+      expect(await post(`${served.base}/cats/1/photo`, '{}')).toEqual(expected);
+      expect(await post(`${served.base}/cats/1/photo`, form('photo', 1, 1000))).toEqual([
+        201,
+        {id: '1', size: 1000},
+      ]);
+    } finally {
+      await served.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#file-upload`,
+  'a 6 MB photo is refused with 413 "File too large" by the limits option (Multer has no limit of its own)',
+  async () => {
+    const set = samples(page, {pick: {'cats.controller': 8}});
+    const served = await serve([set.require('cats.controller').CatsController]);
+    try {
+      expect(await post(`${served.base}/cats/1/photo`, form('photo', 1, 6 * 1024 * 1024))).toEqual([
+        413,
+        {statusCode: 413, message: 'File too large', error: 'Payload Too Large'},
+      ]);
+    } finally {
+      await served.close();
+    }
+    const unlimited = samples(page, {
+      pick: {'cats.controller': 8},
+      edit: {
+        'cats.controller': [
+          [
+            "FileInterceptor('photo', { limits: { fileSize: 5 * 1024 * 1024 } })",
+            "FileInterceptor('photo')",
+          ],
+        ],
+      },
+    });
+    const open = await serve([unlimited.require('cats.controller').CatsController]);
+    try {
+      expect(await post(`${open.base}/cats/1/photo`, form('photo', 1, 6 * 1024 * 1024))).toEqual([
+        201,
+        {id: '1', size: 6 * 1024 * 1024},
+      ]);
+    } finally {
+      await open.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#file-upload`,
+  'an eleventh file in the photos field is refused with 400 "Unexpected field"; ten pass; none, or a JSON body, gets 400 "photos are required"',
+  async () => {
+    const set = samples(page, {pick: {'cats.controller': 9}});
+    const served = await serve([set.require('cats.controller').CatsController]);
+    try {
+      expect(await post(`${served.base}/cats/photos`, form('photos', 11, 10))).toEqual([
+        400,
+        {statusCode: 400, message: 'Unexpected field', error: 'Bad Request'},
+      ]);
+      const [status, names] = await post(`${served.base}/cats/photos`, form('photos', 10, 10));
+      expect([status, names.length]).toEqual([201, 10]);
+      const required = [
+        400,
+        {statusCode: 400, message: 'photos are required', error: 'Bad Request'},
+      ];
+      expect(await post(`${served.base}/cats/photos`, form('photos', 0, 0))).toEqual(required);
+      expect(await post(`${served.base}/cats/photos`, '{}')).toEqual(required);
+    } finally {
+      await served.close();
+    }
   },
 );

@@ -1,6 +1,6 @@
 import {expect} from 'vitest';
 import {claim, samples, fragment, compileModule, nest} from '../../lib';
-import {documentFor} from './_support';
+import {documentFor, serve, call} from './_support';
 
 const page = 'docs/openapi/security.md';
 const swagger = nest('@nestjs/swagger');
@@ -148,5 +148,41 @@ claim(
     expect(document.security).toEqual([{bearer: []}]);
     expect(document.paths['/cats'].get.security).toBeUndefined();
     expect(document.paths['/cats/admin'].get.security).toEqual([{basic: []}]);
+  },
+);
+
+claim.abuse(
+  `${page}#bearer-authentication`,
+  'the page’s @ApiBearerAuth() controller answers 200 to a request without a token and to "Bearer anything": nothing checks it',
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 3}}).require(
+      'cats.controller',
+    );
+    const served = await serve([CatsController]);
+    try {
+      for (const headers of [{}, {authorization: 'Bearer anything'}] as Record<string, string>[]) {
+        const response = await call(`${served.base}/cats`, undefined, headers);
+        expect([response.status, response.text]).toEqual([200, '[]']);
+      }
+    } finally {
+      await served.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#bearer-authentication`,
+  'the page’s @ApiOAuth2(["cats:write"]) handler creates a cat for a request without any token: scopes are not checked either',
+  async () => {
+    const {CatsController} = samples(page, {pick: {'cats.controller': 4}}).require(
+      'cats.controller',
+    );
+    const served = await serve([CatsController]);
+    try {
+      const response = await call(`${served.base}/cats`, {});
+      expect([response.status, JSON.parse(response.text)]).toEqual([201, {created: true}]);
+    } finally {
+      await served.close();
+    }
   },
 );
