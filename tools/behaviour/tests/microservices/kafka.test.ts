@@ -19,6 +19,7 @@ import {
   memoryLogger,
   expectOutput,
   typeErrors,
+  freePort,
 } from '../../lib';
 import {until, nodeChild} from './_support';
 
@@ -488,4 +489,64 @@ claim.failure(
       await app.close().catch(() => undefined);
     }
   },
+);
+
+claim.abuse(
+  `${page}#incoming-messages`,
+  'a request whose kafka_replyTopic header names another topic makes the microservice write its answer to that topic',
+  async () => {
+    const {app, written} = await kafkaReplies(null);
+    try {
+      await (app as any).server.handleMessage({
+        topic: 'hero.kill.dragon',
+        partition: 0,
+        message: record(Buffer.from(JSON.stringify({heroId: 1, dragonId: 0})), {
+          kafka_correlationId: 'forged',
+          kafka_replyTopic: 'payments.refund',
+          kafka_replyPartition: '0',
+        }),
+      });
+      await until(() => written.length > 0);
+      expect(written[0].topic).toBe('payments.refund');
+      expect(written[0].messages[0].value).toBe('{"outcome":"victory","dragonId":0}');
+    } finally {
+      await app.close().catch(() => undefined);
+    }
+  },
+);
+
+const unreachable = async () => ({
+  client: {
+    clientId: 'heroes',
+    brokers: [`127.0.0.1:${await freePort()}`],
+    retry: {retries: 1, initialRetryTime: 50},
+    connectionTimeout: 300,
+  },
+  consumer: {groupId: 'heroes-consumer'},
+});
+
+claim.failure(
+  `${page}#sending-requests`,
+  "with the broker unreachable, the client's connect() and send() reject once kafkajs has used up its retries, and the microservice's listen() rejects",
+  async () => {
+    const client = new ClientKafka(await unreachable());
+    client.subscribeToResponseOf('hero.kill.dragon');
+    const {lastValueFrom} = nest('rxjs');
+    const sent: any = await lastValueFrom(client.send('hero.kill.dragon', {heroId: 1})).catch(
+      (e: unknown) => e,
+    );
+    expect(sent.name).toMatch(/KafkaJS/);
+    await client.close().catch(() => undefined);
+    @Module({})
+    class Empty {}
+    const app = await NestFactory.createMicroservice(Empty, {
+      transport: Transport.KAFKA,
+      logger: log.logger,
+      options: await unreachable(),
+    });
+    const failure: any = await app.listen().catch((e: unknown) => e);
+    expect(failure.name).toMatch(/KafkaJS/);
+    await app.close().catch(() => undefined);
+  },
+  30_000,
 );
