@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
-import {claim, samples, nest} from '../../lib';
+import {claim, samples, nest, compileModule} from '../../lib';
 import {start, gql, type Started} from './_support';
 
 const {GraphQLSchemaHost} = nest('@nestjs/graphql');
@@ -13,11 +13,21 @@ import { Module } from '@nestjs/common';
 import { Query, Resolver } from '@nestjs/graphql';
 import { Cat } from './models/cat.model';
 
+import { Extensions } from '@nestjs/graphql';
+import { Role } from '../common/enums/role.enum';
+
 @Resolver(() => Cat)
 export class CatsResolver {
   @Query(() => [Cat])
   cats(): Cat[] {
     return [{ name: 'Tom', microchipNumber: '250269802' }];
+  }
+
+  // A role on a root field: stored in the schema, never read by a field middleware.
+  @Query(() => String)
+  @Extensions({ role: Role.ADMIN })
+  microchipRegistry(): string {
+    return 'every microchip of the shelter';
   }
 }
 
@@ -28,6 +38,7 @@ export class CatsModule {}
 
 describe('the role extension enforced by the page’s middleware', () => {
   let started: Started;
+  let AppModule: any;
   beforeAll(async () => {
     // The user normally comes from an authentication guard; here a context function sets it from a header.
     const context =
@@ -40,7 +51,8 @@ describe('the role extension enforced by the page’s middleware', () => {
         ],
       },
     });
-    started = await start(set.require('app.module').AppModule);
+    AppModule = set.require('app.module').AppModule;
+    started = await start(AppModule);
   });
   afterAll(() => started?.close());
 
@@ -59,6 +71,47 @@ describe('the role extension enforced by the page’s middleware', () => {
         'You are not allowed to read the "microchipNumber" field.',
       );
       expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
+    },
+  );
+
+  claim.abuse(
+    `${page}#using-custom-metadata`,
+    'a role set with @Extensions() on a @Query() is not enforced by the middleware: a regular user runs the admin query; a guard reading the same extension refuses',
+    async () => {
+      const {body} = await gql(`${started.base}/graphql`, '{ microchipRegistry }', undefined, {
+        'x-roles': 'user',
+      });
+      expect(body).toEqual({data: {microchipRegistry: 'every microchip of the shelter'}});
+      // The guard the warning points to: the same extension, read from GqlExecutionContext's info.
+      const {RoleGuard} = compileModule(`
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { GqlExecutionContext } from '@nestjs/graphql';
+@Injectable()
+export class RoleGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const ctx = GqlExecutionContext.create(context);
+    const info = ctx.getInfo();
+    const role = info.parentType.getFields()[info.fieldName].extensions?.role;
+    return !role || (ctx.getContext().req?.user?.roles ?? []).includes(role);
+  }
+}`);
+      const {APP_GUARD} = nest('@nestjs/core');
+      const {Module} = nest('@nestjs/common');
+      @Module({imports: [AppModule], providers: [{provide: APP_GUARD, useClass: RoleGuard}]})
+      class Guarded {}
+      const guarded = await start(Guarded);
+      try {
+        const user = await gql(`${guarded.base}/graphql`, '{ microchipRegistry }', undefined, {
+          'x-roles': 'user',
+        });
+        expect(user.body.errors[0].extensions.code).toBe('FORBIDDEN');
+        const admin = await gql(`${guarded.base}/graphql`, '{ microchipRegistry }', undefined, {
+          'x-roles': 'admin',
+        });
+        expect(admin.body).toEqual({data: {microchipRegistry: 'every microchip of the shelter'}});
+      } finally {
+        await guarded.close();
+      }
     },
   );
 

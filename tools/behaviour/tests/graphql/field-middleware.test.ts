@@ -157,3 +157,68 @@ claim(
     expect(calls).toEqual(['global Extra.secret = ************1111']);
   },
 );
+
+claim.abuse(
+  `${page}#changing-the-value`,
+  'a value the database returns as a number is masked too (the String scalar would otherwise send every digit)',
+  async () => {
+    const {R} = compileModule(`
+import { Field, ObjectType, Query, Resolver } from '@nestjs/graphql';
+const { maskMiddleware } = require(${JSON.stringify(dir + '/mask.middleware.js')});
+@ObjectType()
+class Card {
+  @Field({ middleware: [maskMiddleware] }) number: string;
+}
+@Resolver()
+export class R {
+  @Query(() => [Card]) cards() { return [{ number: 4111111111111111 }]; }
+}`);
+    @Module({imports: [GraphQLModule.forRoot({autoSchemaFile: true})], providers: [R]})
+    class AppModule {}
+    const started = await start(AppModule);
+    try {
+      const {body} = await gql(`${started.base}/graphql`, '{ cards { number } }');
+      expect(body).toEqual({data: {cards: [{number: '************1111'}]}});
+    } finally {
+      await started.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#global-field-middleware`,
+  'registered globally, loggerMiddleware writes every value of the response to the log, a member’s email included',
+  async () => {
+    const {loggerMiddleware} = set.require('common/middleware/logger.middleware');
+    const {R} = compileModule(`
+import { Field, ObjectType, Query, Resolver } from '@nestjs/graphql';
+@ObjectType()
+class Member {
+  @Field() name: string;
+  @Field() email: string;
+}
+@Resolver()
+export class R {
+  @Query(() => [Member]) members() { return [{ name: 'Ada', email: 'ada@example.com' }]; }
+}`);
+    @Module({
+      imports: [
+        GraphQLModule.forRoot({
+          autoSchemaFile: true,
+          buildSchemaOptions: {fieldMiddleware: [loggerMiddleware]},
+        }),
+      ],
+      providers: [R],
+    })
+    class AppModule {}
+    const out = capture();
+    const started = await start(AppModule);
+    try {
+      await gql(`${started.base}/graphql`, '{ members { name email } }');
+    } finally {
+      out.restore();
+      await started.close();
+    }
+    expect(out.lines).toEqual(['Member.name = Ada', 'Member.email = ada@example.com']);
+  },
+);
