@@ -1,7 +1,7 @@
 import {expect, vi} from 'vitest';
-import {spawnSync} from 'node:child_process';
-import {resolve} from 'node:path';
-import {claim, samples, nest, fragment} from '../../lib';
+import {spawn, spawnSync} from 'node:child_process';
+import {join, resolve} from 'node:path';
+import {claim, samples, nest, fragment, compileModule} from '../../lib';
 
 const behaviourDir = resolve(__dirname, '..', '..');
 
@@ -203,5 +203,135 @@ claim(
       log.mockRestore();
       error.mockRestore();
     }
+  },
+);
+
+// Review 4: dynamic modules in select(), signals, and a context that cannot start.
+
+claim(
+  `${page}#getting-providers`,
+  `select(ConfigModule) throws UnknownModuleException for a module imported as ConfigModule.forRoot(); select() of the imported object finds ConfigService`,
+  async () => {
+    const {ConfigService} = nest('@nestjs/config');
+    const {AppModule, configModule} = compileModule(
+      fragment(page, 'getting-providers', 'ConfigModule.forRoot').value,
+      'config-app-module',
+    );
+    const app = await context(AppModule);
+    try {
+      const {ConfigModule} = nest('@nestjs/config');
+      expect(() => app.select(ConfigModule)).toThrow(
+        'Nest could not select the given module (it does not exist in current context)',
+      );
+      expect(app.select(configModule).get(ConfigService, {strict: true})).toBeInstanceOf(
+        ConfigService,
+      );
+    } finally {
+      await app.close();
+    }
+  },
+);
+
+/** A worker context in a child process with a provider that prints its shutdown hooks; resolves when it ends after SIGTERM. */
+function workerAfterSigterm(enableShutdownHooks: boolean) {
+  const script = `
+    require('reflect-metadata');
+    const { Module, Injectable } = require('@nestjs/common');
+    const { NestFactory } = require('@nestjs/core');
+    class Worker {
+      onModuleDestroy() { console.log('onModuleDestroy'); }
+      onApplicationShutdown(signal) { console.log('onApplicationShutdown ' + signal); }
+    }
+    Injectable()(Worker);
+    class AppModule {}
+    Module({ providers: [Worker] })(AppModule);
+    (async () => {
+      const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
+      ${enableShutdownHooks ? 'app.enableShutdownHooks();' : ''}
+      setInterval(() => undefined, 1000);
+      console.log('ready');
+    })();
+  `;
+  return new Promise<{signal: NodeJS.Signals | null; code: number | null; stdout: string}>(
+    (done, fail) => {
+      const child = spawn(process.execPath, ['-e', script], {cwd: behaviourDir});
+      let stdout = '';
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        if (stdout.includes('ready') && !child.killed) child.kill('SIGTERM');
+      });
+      child.on('error', fail);
+      child.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        done({code, signal, stdout});
+      });
+    },
+  );
+}
+
+claim.failure(
+  `${page}#closing-the-application`,
+  `without enableShutdownHooks(), SIGTERM ends a worker context at once and no shutdown hook runs`,
+  async () => {
+    const ended = await workerAfterSigterm(false);
+    expect(ended.signal).toBe('SIGTERM');
+    expect(ended.stdout.trim().split('\n')).toEqual(['ready']);
+  },
+);
+
+claim.failure(
+  `${page}#closing-the-application`,
+  `with app.enableShutdownHooks(), SIGTERM runs onModuleDestroy() and onApplicationShutdown('SIGTERM'), then the process ends with that signal`,
+  async () => {
+    expect(fragment(page, 'closing-the-application', 'enableShutdownHooks').value).toContain(
+      'app.enableShutdownHooks();',
+    );
+    const ended = await workerAfterSigterm(true);
+    expect(ended.signal).toBe('SIGTERM');
+    expect(ended.stdout.trim().split('\n')).toEqual([
+      'ready',
+      'onModuleDestroy',
+      'onApplicationShutdown SIGTERM',
+    ]);
+  },
+);
+
+claim.failure(
+  `${page}#example`,
+  `when a provider fails in onModuleInit() (the database is down), the report script logs the error and exits with code 1 before its try block`,
+  () => {
+    const set = samples(page, {
+      files: {
+        'cats-report': fragment(page, 'example', 'createApplicationContext').value,
+        'cats.service': `import { Injectable } from '@nestjs/common';\n@Injectable()\nexport class CatsService {\n  async onModuleInit() { throw new Error('connect ECONNREFUSED 127.0.0.1:5432'); }\n  async findAll() { return []; }\n}\n`,
+        'cats.module': `import { Module } from '@nestjs/common';\nimport { CatsService } from './cats.service';\n@Module({ providers: [CatsService] })\nexport class CatsModule {}\n`,
+        'app.module': `import { Module } from '@nestjs/common';\nimport { CatsModule } from './cats/cats.module';\n@Module({ imports: [CatsModule] })\nexport class AppModule {}\n`,
+      },
+    });
+    // The set's files are written flat: resolve './cats/cats.module' by its base name, as lib/samples does.
+    const runner = `
+      const Module = require('module');
+      const path = require('path');
+      const resolveFilename = Module._resolveFilename;
+      Module._resolveFilename = function (request, parent, ...rest) {
+        try {
+          return resolveFilename.call(this, request, parent, ...rest);
+        } catch (error) {
+          if (!request.startsWith('.')) throw error;
+          return path.join(${JSON.stringify(set.dir)}, path.basename(request) + '.js');
+        }
+      };
+      require(${JSON.stringify(join(set.dir, 'cats-report.js'))});
+    `;
+    const run = spawnSync(process.execPath, ['-e', runner], {
+      cwd: behaviourDir,
+      encoding: 'utf8',
+      env: {...process.env, NO_COLOR: '1'},
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).not.toContain('The database holds');
+    expect(run.stdout + run.stderr).toContain('connect ECONNREFUSED 127.0.0.1:5432');
   },
 );
