@@ -215,3 +215,52 @@ claim.abuse(
     ).toBe('198.51.100.7');
   },
 );
+
+/** An application from NestFactory.create() asked for a provider that does not exist, inside a try/catch. */
+function getMissing(createOptions: string) {
+  const script = `
+    require('reflect-metadata');
+    const { Module } = require('@nestjs/common');
+    const { NestFactory } = require('@nestjs/core');
+    class AppModule {}
+    Module({})(AppModule);
+    (async () => {
+      const app = await NestFactory.create(AppModule, ${createOptions});
+      try {
+        app.get('REPORTS_SERVICE');
+        console.log('FOUND');
+      } catch (error) {
+        console.log('CAUGHT ' + error.constructor.name);
+      }
+      await app.close();
+    })();
+  `;
+  return spawnSync(process.execPath, ['-e', script], {
+    cwd: behaviourDir,
+    encoding: 'utf8',
+    env: {...process.env, NO_COLOR: '1'},
+    timeout: 20_000,
+  });
+}
+
+claim.failure(
+  `${page}#the-generated-files`,
+  `with the default abortOnError, app.get() of a missing provider logs the error and exits with code 1: the surrounding catch never runs`,
+  () => {
+    const run = getMissing(`{ logger: ['error'] }`);
+    expect(run.status).toBe(1);
+    expect(run.stdout).not.toContain('CAUGHT');
+    expect(run.stdout + run.stderr).toContain('Nest could not find REPORTS_SERVICE element');
+  },
+);
+
+claim(
+  `${page}#the-generated-files`,
+  `with abortOnError: false, app.get() of a missing provider logs the error and throws it to the caller`,
+  () => {
+    const run = getMissing(`{ logger: ['error'], abortOnError: false }`);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('CAUGHT UnknownElementException');
+    expect(run.stdout + run.stderr).toContain('Nest could not find REPORTS_SERVICE element');
+  },
+);
