@@ -91,3 +91,101 @@ claim(
     }
   },
 );
+
+claim.failure(
+  `${page}#custom-plugins`,
+  'a willSendResponse() hook that throws turns a mutation that already ran into a 500 with the hook’s message',
+  async () => {
+    const set = samples(page, {
+      under: 'custom-plugins',
+      files: cats,
+      edit: {
+        'app.module': [["autoSchemaFile: 'schema.gql'", 'autoSchemaFile: true']],
+        'common/plugins/timing.plugin': [
+          ['logger.log(', "throw new Error('metrics service unreachable');\n        logger.log("],
+        ],
+      },
+    });
+    const {Mutation} = nest('@nestjs/graphql');
+    const changes: string[] = [];
+    @Resolver()
+    class AdoptResolver {
+      @Mutation(() => String)
+      adopt() {
+        changes.push('Tom adopted');
+        return 'adopted';
+      }
+    }
+    @Module({imports: [set.require('app.module').AppModule], providers: [AdoptResolver]})
+    class AppModule {}
+    const started = await start(AppModule);
+    try {
+      const response = await fetch(`${started.base}/graphql`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify({query: 'mutation { adopt }'}),
+      });
+      expect(response.status).toBe(500);
+      expect((await response.json()).errors[0].message).toBe('metrics service unreachable');
+      expect(changes).toEqual(['Tom adopted']);
+    } finally {
+      await started.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#custom-plugins`,
+  'per-request state in a class property: a request that starts meanwhile overwrites it, and the slow request logs the fast one’s duration',
+  async () => {
+    const {Plugin, Args, Int} = nest('@nestjs/graphql');
+    const {Logger} = nest('@nestjs/common');
+    // The page's TimingPlugin with startedAt moved to the instance, as the hint warns against.
+    @Plugin()
+    class SharedStatePlugin {
+      private readonly logger = new Logger('SharedStatePlugin');
+      private startedAt = 0;
+      async requestDidStart() {
+        this.startedAt = Date.now();
+        const plugin = this;
+        return {
+          async willSendResponse(context: any) {
+            plugin.logger.log(`${context.operationName} took ${Date.now() - plugin.startedAt} ms`);
+          },
+        };
+      }
+    }
+    @Resolver()
+    class SlowResolver {
+      @Query(() => Int)
+      async wait(@Args('ms', {type: () => Int}) ms: number) {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        return ms;
+      }
+    }
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+      providers: [SlowResolver, SharedStatePlugin],
+    })
+    class AppModule {}
+    const log = memoryLogger();
+    const started = await start(AppModule, {logger: log.logger});
+    try {
+      const slow = gql(`${started.base}/graphql`, 'query Slow { wait(ms: 1200) }');
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await gql(`${started.base}/graphql`, 'query Fast { wait(ms: 1) }');
+      await slow;
+      const durations = Object.fromEntries(
+        log.lines
+          .filter((line) => line.context === 'SharedStatePlugin')
+          .map((line) => /^(\w+) took (\d+) ms$/.exec(line.message)!.slice(1))
+          .map(([name, ms]) => [name, Number(ms)]),
+      );
+      // The slow request took 1200 ms or more (its resolver waits that long), but measures from the
+      // start of the fast request.
+      expect(durations.Slow).toBeLessThan(1200);
+    } finally {
+      await started.close();
+    }
+  },
+);
