@@ -147,10 +147,9 @@ claim.abuse(
       private startedAt = 0;
       async requestDidStart() {
         this.startedAt = Date.now();
-        const plugin = this;
         return {
-          async willSendResponse(context: any) {
-            plugin.logger.log(`${context.operationName} took ${Date.now() - plugin.startedAt} ms`);
+          willSendResponse: async (context: any) => {
+            this.logger.log(`${context.operationName} took ${Date.now() - this.startedAt} ms`);
           },
         };
       }
