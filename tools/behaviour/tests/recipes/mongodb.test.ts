@@ -5,13 +5,24 @@
  * contents).
  */
 import {expect} from 'vitest';
-import {claim, samples, nest, listen} from '../../lib';
+import {claim, freePort, samples, nest, listen} from '../../lib';
 
 const page = 'docs/recipes/mongodb.md';
 const {Test} = nest('@nestjs/testing');
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
 const mongoose = nest('mongoose');
+
+/**
+ * A Nest 8 project compiles without esModuleInterop, where \`import * as mongoose\` is the Mongoose instance
+ * itself; the bench compiles with it, where the namespace object lacks the instance's prototype methods
+ * (set(), connect()). The edit spells the page's import the way a Nest 8 project reads it.
+ */
+const instanceImport: Record<string, [string, string][]> = {
+  'database.providers': [
+    ["import * as mongoose from 'mongoose';", "import mongoose = require('mongoose');"],
+  ],
+};
 
 const controller = `
   import { Controller, Get } from '@nestjs/common';
@@ -23,7 +34,7 @@ const controller = `
   }`;
 
 async function wired() {
-  const ts = samples(page, {files: {'cats.controller': controller}});
+  const ts = samples(page, {files: {'cats.controller': controller}, edit: instanceImport});
   const {CatsModule} = ts.require('cats.module');
   return Test.createTestingModule({imports: [CatsModule]})
     .overrideProvider('DATABASE_CONNECTION')
@@ -61,9 +72,21 @@ for (const lang of ['ts', 'js'] as const) {
     `${page}#model-injection`,
     `findByBreed() builds a query filtered by breed and sorted by age ascending; exec() returns a promise (${lang})`,
     async () => {
-      const {CatsService} = (lang === 'ts' ? samples(page) : samples(page, {lang: 'js'})).require(
-        'cats.service',
-      );
+      const {CatsService} = (
+        lang === 'ts'
+          ? samples(page, {edit: instanceImport})
+          : samples(page, {
+              lang: 'js',
+              edit: {
+                'database.providers': [
+                  [
+                    "import * as mongoose from 'mongoose';",
+                    "const mongoose = require('mongoose');",
+                  ],
+                ],
+              },
+            })
+      ).require('cats.service');
       const calls: any[] = [];
       const model = {
         find(filter?: unknown) {
@@ -94,7 +117,7 @@ claim(
   `${page}#model-injection`,
   'create() builds a document from the DTO and saves it',
   async () => {
-    const {CatsService} = samples(page).require('cats.service');
+    const {CatsService} = samples(page, {edit: instanceImport}).require('cats.service');
     const saved: unknown[] = [];
     class FakeModel {
       constructor(readonly data: unknown) {}
@@ -121,7 +144,7 @@ claim(
     const empty = await NestFactory.create(Empty, {logger: false});
     expect((await fetch(`${await listen(empty)}/cats`)).status).toBe(404);
     await empty.close();
-    const set = samples(page, {files: {'cats.controller': controller}});
+    const set = samples(page, {files: {'cats.controller': controller}, edit: instanceImport});
     const {AppModule} = set.require('app.module');
     const moduleRef = await Test.createTestingModule({imports: [AppModule]})
       .overrideProvider('DATABASE_CONNECTION')
@@ -134,5 +157,88 @@ claim(
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual([{name: 'Tom'}]);
     await app.close();
+  },
+);
+
+// Abuse cases and failure modes.
+
+claim.abuse(
+  `${page}#model-injection`,
+  "?breed[$ne]=x reaches findByBreed() as { $ne: 'x' }; the page's sanitizeFilter makes the query compare it as a value ($eq), where it would otherwise match every other breed",
+  async () => {
+    const byBreed = `
+  import { Controller, Get, Query } from '@nestjs/common';
+  import { CatsService } from './cats.service';
+  @Controller('cats')
+  export class CatsController {
+    constructor(private readonly catsService: CatsService) {}
+    @Get()
+    findByBreed(@Query('breed') breed: string) {
+      // No server here: the query waits for a connection, so the route answers without it.
+      this.catsService.findByBreed(breed).catch(() => undefined);
+      return { received: breed };
+    }
+  }`;
+    const set = samples(page, {files: {'cats.controller': byBreed}, edit: instanceImport});
+    const {CatSchema} = set.require('schemas/cat.schema');
+    const queries: any[] = [];
+    CatSchema.pre('find', function (this: any) {
+      queries.push(this);
+    });
+    const {CatsModule} = set.require('cats.module');
+    const filterFor = async () => {
+      const moduleRef = await Test.createTestingModule({imports: [CatsModule]})
+        .overrideProvider('DATABASE_CONNECTION')
+        .useValue(mongoose)
+        .compile();
+      const app = moduleRef.createNestApplication(undefined, {logger: false});
+      try {
+        const response = await fetch(`${await listen(app)}/cats?breed[$ne]=x`);
+        expect(await response.json()).toEqual({received: {$ne: 'x'}});
+        await new Promise((r) => setTimeout(r, 100));
+        return queries[queries.length - 1].getFilter();
+      } finally {
+        await app.close();
+        mongoose.deleteModel('Cat');
+      }
+    };
+    expect(mongoose.get('sanitizeFilter')).toBe(true);
+    expect(await filterFor()).toEqual({breed: {$eq: {$ne: 'x'}}});
+    // What the setting prevents.
+    mongoose.set('sanitizeFilter', false);
+    try {
+      expect(await filterFor()).toEqual({breed: {$ne: 'x'}});
+    } finally {
+      mongoose.set('sanitizeFilter', true);
+    }
+  },
+);
+
+claim.failure(
+  `${page}#getting-started`,
+  "no MongoDB server: the page's connect() rejects with MongooseServerSelectionError (ECONNREFUSED) and the application does not start",
+  async () => {
+    const port = await freePort();
+    // serverSelectionTimeoutMS shortened for the bench (30 s by default, as the page says).
+    const set = samples(page, {
+      files: {'cats.controller': controller},
+      edit: {
+        'database.providers': [
+          ...instanceImport['database.providers'],
+          [
+            "mongoose.connect('mongodb://localhost/nest')",
+            `mongoose.connect('mongodb://127.0.0.1:${port}/nest', { serverSelectionTimeoutMS: 500 })`,
+          ],
+        ],
+      },
+    });
+    const {AppModule} = set.require('app.module');
+    await expect(
+      NestFactory.create(AppModule, {logger: false, abortOnError: false}),
+    ).rejects.toMatchObject({
+      name: 'MongooseServerSelectionError',
+      message: `connect ECONNREFUSED 127.0.0.1:${port}`,
+    });
+    mongoose.deleteModel(/.*/);
   },
 );
