@@ -155,3 +155,98 @@ claim(
     expect(outcome).toEqual({plain: 2, inherit: 'Invalid API key', 'inherit-late': 2});
   },
 );
+
+/** Runs `check` against the page's ApiKeyGuard (TS and JS halves) on the page's handler, with INTERNAL_API_KEY set to `key`. */
+async function withGuard(
+  key: string | undefined,
+  check: (send: (payload: unknown) => Promise<unknown>) => Promise<void>,
+) {
+  const saved = process.env.INTERNAL_API_KEY;
+  if (key === undefined) delete process.env.INTERNAL_API_KEY;
+  else process.env.INTERNAL_API_KEY = key;
+  try {
+    for (const lang of ['ts', 'js'] as const) {
+      const {ApiKeyGuard} = samples(page, {lang}).require('api-key.guard');
+      @Module({controllers: [controller(`Attacked${lang}${String(key).length}`, ApiKeyGuard)]})
+      class AppModule {}
+      const service = await tcpMicroservice(AppModule, undefined, log);
+      try {
+        await check((payload) => lastValueFrom(service.client.send({cmd: 'sum'}, payload)));
+      } finally {
+        await service.close();
+      }
+    }
+  } finally {
+    if (saved === undefined) delete process.env.INTERNAL_API_KEY;
+    else process.env.INTERNAL_API_KEY = saved;
+  }
+}
+const invalid = {status: 'error', message: 'Invalid API key'};
+
+claim.abuse(
+  `${page}#binding-guards`,
+  'with INTERNAL_API_KEY not set, a payload without apiKey is rejected (not let through as undefined === undefined), and the guard logs why (TS and JS)',
+  async () => {
+    await withGuard(undefined, async (send) => {
+      await expect(send({numbers: [1, 2]})).rejects.toEqual(invalid);
+      await expect(send({apiKey: 'undefined', numbers: [1, 2]})).rejects.toEqual(invalid);
+    });
+    expect(log.text()).toContain('INTERNAL_API_KEY is not set: every message is rejected');
+  },
+);
+
+claim.abuse(
+  `${page}#binding-guards`,
+  'with INTERNAL_API_KEY set to an empty string, a payload with an empty apiKey is rejected (TS and JS)',
+  async () => {
+    await withGuard('', async (send) => {
+      await expect(send({apiKey: '', numbers: [1, 2]})).rejects.toEqual(invalid);
+      await expect(send({numbers: [1, 2]})).rejects.toEqual(invalid);
+    });
+  },
+);
+
+claim.abuse(
+  `${page}#binding-guards`,
+  'an apiKey that is not a string ({}, [key], a number) or has the key as a prefix is rejected without an error; the right key passes (TS and JS)',
+  async () => {
+    await withGuard('k-123', async (send) => {
+      for (const apiKey of [{}, ['k-123'], 123, 'k-1234', 'k-12']) {
+        await expect(send({apiKey, numbers: [1]}), JSON.stringify(apiKey)).rejects.toEqual(invalid);
+      }
+      expect(await send({apiKey: 'k-123', numbers: [1, 2]})).toBe(3);
+    });
+  },
+);
+
+claim.abuse(
+  `${page}#binding-guards`,
+  'a guard that throws a plain Error fails the caller with Internal server error, and the handler does not run',
+  async () => {
+    const ran: string[] = [];
+    (globalThis as any).__guardRan = ran;
+    const {Broken} = compileModule(
+      `
+import { CanActivate, Controller, Injectable, UseGuards } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+@Injectable()
+class StoreDown implements CanActivate { canActivate(): boolean { throw new Error('key store unreachable at 10.0.0.7'); } }
+@Controller()
+export class Broken { @UseGuards(StoreDown) @MessagePattern('guarded') run() { (globalThis as any).__guardRan.push('ran'); return 'ran'; } }
+`,
+      'guards-broken',
+    );
+    @Module({controllers: [Broken]})
+    class BrokenModule {}
+    const service = await tcpMicroservice(BrokenModule, undefined, log);
+    try {
+      await expect(lastValueFrom(service.client.send('guarded', {}))).rejects.toEqual({
+        status: 'error',
+        message: 'Internal server error',
+      });
+      expect(ran).toEqual([]);
+    } finally {
+      await service.close();
+    }
+  },
+);
