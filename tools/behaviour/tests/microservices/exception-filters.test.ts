@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, expect} from 'vitest';
 import {claim, samples, compileModule, nest, memoryLogger, expectOutput, freePort} from '../../lib';
-import {tcpMicroservice, until} from './_support';
+import {tcpMicroservice, until, nodeChild} from './_support';
 
 const {Module} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -159,7 +159,7 @@ claim(
 
 claim(
   `${page}#inheritance`,
-  'AllExceptionsFilter logs the payload and the error, and keeps the standard error packet',
+  "AllExceptionsFilter logs the payload's field names and the error, and keeps the standard error packet",
   async () => {
     const {AllExceptionsFilter} = samples(page).require('all-exceptions.filter');
     (globalThis as any).__all = AllExceptionsFilter;
@@ -180,8 +180,8 @@ claim(
         .filter((line) => line.context === 'AllExceptionsFilter')
         .map((line) => line.message);
       expect(lines).toEqual([
-        'Handler failed for {"n":1}: Error: connection string leaked',
-        'Handler failed for {"n":2}: Error: Invalid credentials.',
+        'Handler failed for a payload with n: Error: connection string leaked',
+        'Handler failed for a payload with n: Error: Invalid credentials.',
       ]);
     } finally {
       await service.close();
@@ -207,6 +207,116 @@ claim(
       );
     } finally {
       await service.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#inheritance`,
+  "AllExceptionsFilter with the guards chapter's apiKey in the payload: the key stays out of the log (field names only, at most ten); a non-object payload is logged by its type",
+  async () => {
+    const {AllExceptionsFilter} = samples(page).require('all-exceptions.filter');
+    (globalThis as any).__all = AllExceptionsFilter;
+    const Keyed = failing(`@UseFilters(new (globalThis as any).__all())`, 'Keyed');
+    @Module({controllers: [Keyed]})
+    class KeyedModule {}
+    const service = await tcpMicroservice(KeyedModule, undefined, log);
+    try {
+      const secret = 'k-123-very-secret';
+      await expect(
+        lastValueFrom(service.client.send('unknown', {apiKey: secret, numbers: [1]})),
+      ).rejects.toEqual({status: 'error', message: 'Internal server error'});
+      await expect(lastValueFrom(service.client.send('unknown', 'just text'))).rejects.toEqual({
+        status: 'error',
+        message: 'Internal server error',
+      });
+      const many = Object.fromEntries(Array.from({length: 500}, (_, i) => [`f${i}`, i]));
+      await expect(lastValueFrom(service.client.send('unknown', many))).rejects.toEqual({
+        status: 'error',
+        message: 'Internal server error',
+      });
+      const lines = log.lines
+        .filter((line) => line.context === 'AllExceptionsFilter')
+        .map((line) => line.message)
+        .slice(-3);
+      expect(lines).toEqual([
+        'Handler failed for a payload with apiKey, numbers: Error: connection string leaked',
+        'Handler failed for a payload with string: Error: connection string leaked',
+        'Handler failed for a payload with f0, f1, f2, f3, f4, f5, f6, f7, f8, f9: Error: connection string leaked',
+      ]);
+      expect(log.text()).not.toContain(secret);
+    } finally {
+      await service.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#filters`,
+  "a payload the page's MathController does not expect (a string) throws a TypeError that RpcErrorFilter lets through: the caller gets Internal server error, not the TypeError's text",
+  async () => {
+    const set = samples(page);
+    const {MathController} = set.require('math.controller');
+    @Module({controllers: [MathController]})
+    class MathModule {}
+    const service = await tcpMicroservice(MathModule, undefined, log);
+    try {
+      expect(await lastValueFrom(service.client.send({cmd: 'sum'}, [1, 2]))).toBe(3);
+      await expect(lastValueFrom(service.client.send({cmd: 'sum'}, 'text'))).rejects.toEqual({
+        status: 'error',
+        message: 'Internal server error',
+      });
+    } finally {
+      await service.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#inheritance`,
+  'a filter that throws inside catch() leaves the caller without an answer and ends the microservice process',
+  async () => {
+    const port = await freePort();
+    const child = nodeChild(
+      `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module, Controller, Catch, UseFilters } = require('@nestjs/common');
+const { Transport, MessagePattern } = require('@nestjs/microservices');
+class Careless { catch(exception) { return exception.message.toUpperCase(); } }
+Catch()(Careless);
+class Thrower { run() { throw undefined; } }
+MessagePattern('throws_undefined')(Thrower.prototype, 'run', Object.getOwnPropertyDescriptor(Thrower.prototype, 'run'));
+UseFilters(new Careless())(Thrower);
+Controller()(Thrower);
+class AppModule {}
+Module({ controllers: [Thrower] })(AppModule);
+(async () => {
+  const app = await NestFactory.createMicroservice(AppModule, { transport: Transport.TCP, logger: false, options: { host: '127.0.0.1', port: Number(process.argv[2]) } });
+  await app.listen();
+  console.log('LISTENING');
+})();
+`,
+      [String(port)],
+    );
+    const caller = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port},
+    });
+    try {
+      await child.waitFor('LISTENING');
+      const settled: string[] = [];
+      lastValueFrom(caller.send('throws_undefined', {})).then(
+        () => settled.push('value'),
+        () => settled.push('error'),
+      );
+      expect(await child.exited).toBe(1);
+      expect(child.out).toContain("Cannot read properties of undefined (reading 'message')");
+      await new Promise((r) => setTimeout(r, 300));
+      expect(settled).toEqual([]);
+    } finally {
+      caller.close();
+      await child.kill();
     }
   },
 );
