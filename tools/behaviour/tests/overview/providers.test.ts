@@ -179,3 +179,66 @@ claim(
     expect(app.get(A).t).not.toBe(app.get(B).t);
   },
 );
+
+// Review 4: what @Injectable() really provides, and shared state in a singleton.
+
+claim.failure(
+  `${page}#services`,
+  `a provider class without any decorator is created, but its constructor dependency is undefined, and the application starts without an error`,
+  async () => {
+    @Injectable()
+    class Plain {
+      value = 42;
+    }
+    // No decorator: TypeScript writes no design:paramtypes for the constructor.
+    class PlainWithDependency {
+      constructor(readonly plain: Plain) {}
+    }
+    @Injectable()
+    class Decorated {
+      constructor(readonly plain: Plain) {}
+    }
+    expect(Reflect.getMetadata('design:paramtypes', PlainWithDependency)).toBeUndefined();
+    @Module({providers: [Plain, PlainWithDependency, Decorated]})
+    class AppModule {}
+    const app = await context(AppModule);
+    try {
+      expect(app.get(PlainWithDependency)).toBeInstanceOf(PlainWithDependency);
+      expect(app.get(PlainWithDependency).plain).toBeUndefined();
+      expect(app.get(Decorated).plain.value).toBe(42);
+    } finally {
+      await app.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#scopes`,
+  `a singleton that keeps the current user in a field hands alice's request bob's name when the two requests overlap`,
+  async () => {
+    @Injectable()
+    class GreetingService {
+      private currentUser = '';
+      async greet(user: string) {
+        this.currentUser = user;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return `Hello ${this.currentUser}`;
+      }
+    }
+    @Controller('greet')
+    class GreetingController {
+      constructor(private readonly greetings: GreetingService) {}
+      @Get(':user')
+      greet(@common.Param('user') user: string) {
+        return this.greetings.greet(user);
+      }
+    }
+    @Module({controllers: [GreetingController], providers: [GreetingService]})
+    class AppModule {}
+    const {base} = await start(AppModule);
+    const alice = call(base, 'GET', '/greet/alice');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const bob = call(base, 'GET', '/greet/bob');
+    expect([(await alice).text, (await bob).text]).toEqual(['Hello bob', 'Hello bob']);
+  },
+);
