@@ -204,3 +204,74 @@ claim(
     }
   },
 );
+
+// Abuse cases: what a module path does not pass on.
+
+describe('guards and the route tree', () => {
+  const guarded = (guard: string): Record<string, string> => ({
+    ...modules,
+    'admin.module': `
+    import { CanActivate, Controller, Get, Module, UseGuards } from '@nestjs/common';
+    import { APP_GUARD } from '@nestjs/core';
+    export class AdminOnly implements CanActivate { canActivate() { return false; } }
+    @Controller('users')
+    ${guard === 'controller' ? '@UseGuards(AdminOnly)' : ''}
+    export class UsersController { @Get() list() { return ['aria']; } }
+    @Module({
+      controllers: [UsersController],
+      providers: [${guard === 'app' ? '{ provide: APP_GUARD, useClass: AdminOnly }' : ''}],
+    })
+    export class AdminModule {}`,
+  });
+
+  claim.abuse(
+    `${page}#how-paths-combine`,
+    "a guard on AdminModule's controllers leaves /admin/dashboard/stats/visitors open to an anonymous caller",
+    async () => {
+      const base = await start(
+        samples(page, {files: guarded('controller')}).require('app.module').AppModule,
+      );
+      expect(await status(base, '/admin/users')).toBe(403);
+      const stats = await fetch(`${base}/admin/dashboard/stats/visitors`);
+      expect(stats.status).toBe(200);
+      expect(await stats.json()).toEqual({today: 42});
+    },
+  );
+
+  claim.abuse(
+    `${page}#how-paths-combine`,
+    'an APP_GUARD provided in AdminModule is global: it also refuses /cats, outside the /admin tree',
+    async () => {
+      const base = await start(
+        samples(page, {files: guarded('app')}).require('app.module').AppModule,
+      );
+      expect(await status(base, '/admin/users')).toBe(403);
+      expect(await status(base, '/admin/dashboard/stats/visitors')).toBe(403);
+      expect(await status(base, '/cats')).toBe(403);
+    },
+  );
+
+  claim(
+    `${page}#how-paths-combine`,
+    'middleware applied with forRoutes(StatsController) follows the module path',
+    async () => {
+      const files = {
+        ...modules,
+        'dashboard.module': `
+    import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+    import { StatsController } from './stats.controller';
+    @Module({ controllers: [StatsController] })
+    export class DashboardModule implements NestModule {
+      configure(consumer: MiddlewareConsumer) {
+        consumer
+          .apply((req: any, res: any) => { res.statusCode = 401; res.end('no'); })
+          .forRoutes(StatsController);
+      }
+    }`,
+      };
+      const base = await start(samples(page, {files}).require('app.module').AppModule);
+      expect(await status(base, '/admin/dashboard/stats/visitors')).toBe(401);
+      expect(await status(base, '/cats')).toBe(200);
+    },
+  );
+});
