@@ -11,9 +11,9 @@ afterAll(async () => {
 });
 
 /** The page's main.ts (a fragment), run with the page's controller; `adapter` switches it to Fastify. */
-async function startQuickStart(fastify = false): Promise<string> {
+async function startQuickStart(fastify = false, providers: unknown[] = []): Promise<string> {
   const {CatsController} = samples(page).require('cats.controller');
-  @Module({controllers: [CatsController]})
+  @Module({controllers: [CatsController], providers: providers as any[]})
   class AppModule {}
   (globalThis as any).__swaggerRecipe = {
     AppModule,
@@ -118,5 +118,34 @@ claim(
     const document = SwaggerModule.createDocument(app, new DocumentBuilder().build());
     expect(Object.keys(document.paths)).toEqual(['/events']);
     expect(Object.keys(document.paths['/events'])).toEqual(['get']);
+  },
+);
+
+claim.abuse(
+  `${page}#quick-start`,
+  'a global guard that refuses every request still lets an anonymous caller read the UI and the document (Express and Fastify)',
+  async () => {
+    const {APP_GUARD} = nest('@nestjs/core');
+    class RefuseAll {
+      canActivate() {
+        return false;
+      }
+    }
+    for (const [fastify, documentPath] of [
+      [false, '/docs-json'],
+      [true, '/docs/json'],
+    ] as const) {
+      const base = await startQuickStart(fastify, [{provide: APP_GUARD, useClass: RefuseAll}]);
+      const create = await fetch(`${base}/cats`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: '{}',
+      });
+      expect(create.status).toBe(403);
+      expect((await fetch(`${base}/docs`, {redirect: 'manual'})).status).toBeLessThan(400);
+      const document = await (await fetch(`${base}${documentPath}`)).json();
+      expect(Object.keys(document.paths)).toEqual(['/cats']);
+      expect(document.components.schemas.CreateCatDto.properties).toHaveProperty('name');
+    }
   },
 );
