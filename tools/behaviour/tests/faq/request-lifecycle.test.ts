@@ -298,47 +298,270 @@ claim(
 
 claim(
   `${page}#pipes`,
-  "in the page's updateCat(), each parameter gets GeneralValidationPipe before RouteSpecificPipe, query before params before body, and the synchronous pipes of different parameters interleave",
+  "in the page's replaceCats(), each parameter gets TrimStringsPipe before AuditPipe, query before param before body, and the synchronous pipes of different parameters interleave",
   async () => {
-    const fence = fragment(page, 'pipes', 'class CatsController');
+    const fence = fragment(page, 'pipes', 'class OwnersController');
     const order: string[] = [];
     (globalThis as any).__pipeOrder = order;
-    const {CatsController} = compileModule(
-      `import { Body, Controller, Param, Patch, Query, UsePipes, PipeTransform, ArgumentMetadata } from '@nestjs/common';
-class UpdateCatDto {}
-class UpdateCatParams {}
-class UpdateCatQuery {}
-class GeneralValidationPipe implements PipeTransform {
-  transform(value: unknown, metadata: ArgumentMetadata) { (globalThis as any).__pipeOrder.push('general:' + metadata.type); return value; }
+    const {OwnersController} = compileModule(
+      `import { Body, Controller, Param, Put, Query, UsePipes, PipeTransform, ArgumentMetadata } from '@nestjs/common';
+class ReplaceCatsDto {}
+class TrimStringsPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata) { (globalThis as any).__pipeOrder.push('TrimStringsPipe ' + metadata.type); return value; }
 }
-class RouteSpecificPipe implements PipeTransform {
-  transform(value: unknown, metadata: ArgumentMetadata) { (globalThis as any).__pipeOrder.push('route:' + metadata.type); return value; }
+class AuditPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata) { (globalThis as any).__pipeOrder.push('AuditPipe ' + metadata.type); return value; }
 }
 ${fence.value}`,
       'lifecycle-pipes',
     );
-    @Module({controllers: [CatsController]})
+    @Module({controllers: [OwnersController]})
     class PipesModule {}
     const pipesApp = await NestFactory.create(PipesModule, {logger: false, abortOnError: false});
     const url = await listen(pipesApp);
-    const response = await fetch(`${url}/cats/7?q=1`, {
-      method: 'PATCH',
+    const response = await fetch(`${url}/owners/7/cats?dryRun=1`, {
+      method: 'PUT',
       headers: {'content-type': 'application/json'},
-      body: '{"name":"Tom"}',
+      body: '[{"name":"Tom"}]',
     });
-    expect(await response.json()).toEqual({
-      body: {name: 'Tom'},
-      params: {id: '7'},
-      query: {q: '1'},
-    });
-    expectOutput(
-      page,
-      'pipe-order',
-      order
-        .join('\n')
-        .replace(/general:/g, 'GeneralValidationPipe ')
-        .replace(/route:/g, 'RouteSpecificPipe '),
-    );
+    expect(await response.json()).toEqual({ownerId: '7', dryRun: '1', cats: [{name: 'Tom'}]});
+    expectOutput(page, 'pipe-order', order.join('\n'));
     await pipesApp.close();
+  },
+);
+
+claim(
+  `${page}#middleware`,
+  'AppModule imports [BModule, AModule], AModule imports CModule, CModule imports BModule: the middleware runs Root, A, C, B (B, one hop from the root, last)',
+  async () => {
+    const order: string[] = [];
+    const mw = (name: string) => (_req: unknown, _res: unknown, next: () => void) => {
+      order.push(`mw:${name}`);
+      next();
+    };
+    class BModule {
+      configure(consumer: any) {
+        consumer.apply(mw('B')).forRoutes('*');
+      }
+    }
+    Module({})(BModule);
+    class CModule {
+      configure(consumer: any) {
+        consumer.apply(mw('C')).forRoutes('*');
+      }
+    }
+    Module({imports: [BModule]})(CModule);
+    class AModule {
+      configure(consumer: any) {
+        consumer.apply(mw('A')).forRoutes('*');
+      }
+    }
+    Module({imports: [CModule]})(AModule);
+    class RootModule {
+      configure(consumer: any) {
+        consumer.apply(mw('Root')).forRoutes('*');
+      }
+    }
+    Module({imports: [BModule, AModule], controllers: [PlainController]})(RootModule);
+    const other = await NestFactory.create(RootModule, {logger: false, abortOnError: false});
+    const url = await listen(other);
+    await fetch(`${url}/plain`);
+    expectOutput(page, 'middleware-distance', order.join('\n'));
+    await other.close();
+  },
+);
+
+claim.failure(
+  `${page}#middleware`,
+  'module-bound middleware, class or function, whose promise rejects: Nest answers 500; an async function passed to app.use() that rejects ends the process (exit code 1) and the request gets no answer',
+  async () => {
+    const {Injectable} = common;
+    @Injectable()
+    class LookupMiddleware {
+      async use() {
+        await new Promise((r) => setTimeout(r, 5));
+        throw new Error('session store unreachable');
+      }
+    }
+    @Controller()
+    class TwoRoutesController {
+      @Get('with-class')
+      withClass() {
+        return 'class';
+      }
+      @Get('with-function')
+      withFunction() {
+        return 'function';
+      }
+    }
+    class FailingModule {
+      configure(consumer: any) {
+        consumer.apply(LookupMiddleware).forRoutes('with-class');
+        consumer
+          .apply(async () => {
+            await null;
+            throw new Error('session store unreachable');
+          })
+          .forRoutes('with-function');
+      }
+    }
+    Module({controllers: [TwoRoutesController]})(FailingModule);
+    const other = await NestFactory.create(FailingModule, {logger: false, abortOnError: false});
+    const url = await listen(other);
+    for (const path of ['/with-class', '/with-function']) {
+      const response = await fetch(`${url}${path}`);
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({statusCode: 500, message: 'Internal server error'});
+    }
+    await other.close();
+    const {mkdtempSync, rmSync} = await import('node:fs');
+    const {tmpdir} = await import('node:os');
+    const {join} = await import('node:path');
+    const {runScript} = await import('../fundamentals/_support');
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-app-use-'));
+    try {
+      const result = await runScript(
+        dir,
+        'app-use.js',
+        `
+const { Module } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const http = require('http');
+class AppModule {}
+Module({})(AppModule);
+process.on('exit', (code) => console.log('exit ' + code));
+(async () => {
+  const app = await NestFactory.create(AppModule, { logger: false });
+  app.use(async (req, res, next) => { await null; throw new Error('session store unreachable'); });
+  await app.listen(0, '127.0.0.1');
+  http.get({ host: '127.0.0.1', port: app.getHttpServer().address().port, path: '/' }, (res) => console.log('answered ' + res.statusCode))
+    .on('error', (e) => console.log('request failed: ' + e.message));
+})();
+`,
+      );
+      expect(result.code).toBe(1);
+      expect(result.stdout).not.toContain('answered');
+      expect(result.stderr).toContain('Error: session store unreachable');
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);
+
+claim.failure(
+  `${page}#guards`,
+  'a guard whose dependency fails (a plain Error) refuses the request with 500, an UnauthorizedException with 401, false with 403; the handler never runs',
+  async () => {
+    const {UnauthorizedException} = common;
+    let handled = 0;
+    class SessionGuard {
+      canActivate(context: any) {
+        const mode = context.switchToHttp().getRequest().headers['x-session'];
+        if (mode === 'store-down') throw new Error('ECONNREFUSED session store');
+        if (mode === 'expired') throw new UnauthorizedException();
+        return mode === 'valid';
+      }
+    }
+    @Controller('session')
+    @UseGuards(SessionGuard)
+    class SessionController {
+      @Get()
+      find() {
+        handled += 1;
+        return 'ok';
+      }
+    }
+    @Module({controllers: [SessionController]})
+    class SessionModule {}
+    const other = await NestFactory.create(SessionModule, {logger: false, abortOnError: false});
+    const url = await listen(other);
+    const status = async (session: string) =>
+      (await fetch(`${url}/session`, {headers: {'x-session': session}})).status;
+    expect([await status('store-down'), await status('expired'), await status('none')]).toEqual([
+      500, 401, 403,
+    ]);
+    expect(handled).toBe(0);
+    expect(await status('valid')).toBe(200);
+    await other.close();
+  },
+);
+
+claim.failure(
+  `${page}#interceptors`,
+  'an interceptor that throws after the handler: the client gets 500 although the record was created, and its retry creates a second one',
+  async () => {
+    const {Post} = common;
+    const records: string[] = [];
+    class EnvelopeInterceptor {
+      intercept(_context: unknown, next: any) {
+        return next.handle().pipe(
+          map((value: any) => {
+            // a bug after the handler: the value has no 'meta'
+            return {data: value, total: value.meta.total};
+          }),
+        );
+      }
+    }
+    @Controller('adoptions')
+    class AdoptionsController {
+      @Post()
+      @UseInterceptors(EnvelopeInterceptor)
+      create() {
+        records.push(`adoption-${records.length + 1}`);
+        return {id: records.length};
+      }
+    }
+    @Module({controllers: [AdoptionsController]})
+    class AdoptionsModule {}
+    const other = await NestFactory.create(AdoptionsModule, {logger: false, abortOnError: false});
+    const url = await listen(other);
+    const first = await fetch(`${url}/adoptions`, {method: 'POST'});
+    expect(first.status).toBe(500);
+    const retry = await fetch(`${url}/adoptions`, {method: 'POST'});
+    expect(retry.status).toBe(500);
+    expect(records).toEqual(['adoption-1', 'adoption-2']);
+    await other.close();
+  },
+);
+
+claim(
+  `${page}#summary`,
+  "the summary's main.ts with the HTTP adapter page's AllExceptionsFilter (given app.get(HttpAdapterHost)) answers an error with the filter's body",
+  async () => {
+    const filterSource = fragment(
+      'docs/faq/http-adapter.md',
+      'adapter-pattern',
+      'class AllExceptionsFilter',
+    ).value;
+    const main = fragment(page, 'summary', 'useGlobalFilters').value;
+    const {bootstrap} = compileModule(
+      `${filterSource}
+import { CanActivate, Controller, Get, Injectable, Module, NestInterceptor, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+const requestLogger = (_req: unknown, _res: unknown, next: () => void) => next();
+class ApiKeyGuard implements CanActivate { canActivate() { return true; } }
+class TimingInterceptor implements NestInterceptor { intercept(_c: unknown, next: any) { return next.handle(); } }
+@Controller('boom')
+class BoomController { @Get() boom() { throw new Error('db password=hunter2 rejected'); } }
+@Module({ controllers: [BoomController] })
+class AppModule {}
+${main
+  .replace('async function bootstrap() {', 'export async function bootstrap() {')
+  .replace(
+    'NestFactory.create(AppModule)',
+    'NestFactory.create(AppModule, { logger: false, abortOnError: false })',
+  )
+  .replace('await app.listen(3000);', "await app.listen(0, '127.0.0.1');\n  return app;")
+  .replace(/\nbootstrap\(\);\s*$/, '\n')}`,
+      'lifecycle-summary',
+    );
+    const other = await bootstrap();
+    const url = (await other.getUrl()).replace('[::1]', '127.0.0.1');
+    const response = await fetch(`${url}/boom`);
+    expect(response.status).toBe(500);
+    const body = await response.json();
+    expect(Object.keys(body).sort()).toEqual(['path', 'statusCode', 'timestamp']);
+    expect(body.path).toBe('/boom');
+    await other.close();
   },
 );
