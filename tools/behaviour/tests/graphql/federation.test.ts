@@ -1,6 +1,15 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
 import {posix} from 'node:path';
-import {claim, nest, readPage, compileModule, fragment, expectOutput, samples} from '../../lib';
+import {
+  claim,
+  nest,
+  readPage,
+  compileModule,
+  fragment,
+  expectOutput,
+  samples,
+  freePort,
+} from '../../lib';
 import {start, gql, tempDir, type Started} from './_support';
 
 const {Module} = nest('@nestjs/common');
@@ -193,6 +202,108 @@ describe('schema first services behind a gateway', () => {
         expect(usersSaw).toContain('Bearer t0k3n');
       } finally {
         await authGateway.close();
+      }
+    },
+  );
+});
+
+describe('the gateway when a service is down', () => {
+  claim.failure(
+    `${page}#federated-gateway`,
+    'a service that is down when the gateway starts stops the gateway at startup with the message quoted',
+    async () => {
+      const closed = `http://127.0.0.1:${await freePort()}/graphql`;
+      const {AppModule} = load(
+        'gateway-down-app',
+        fence('app.module', 5)
+          .replace("'http://localhost:3001/graphql'", `'${closed}'`)
+          .replace("'http://localhost:3002/graphql'", `'${closed}'`),
+      );
+      const {NestFactory} = nest('@nestjs/core');
+      let message = '';
+      try {
+        const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+        await app.init();
+        await app.close();
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toBe(
+        `Couldn't load service definitions for "users" at ${closed}: request to ${closed} failed, reason: connect ECONNREFUSED ${closed.slice('http://'.length, -'/graphql'.length)}`,
+      );
+    },
+  );
+
+  claim.failure(
+    `${page}#federated-gateway`,
+    'a service that goes down while the gateway runs: its fields fail with an error naming its internal address (the block shown); formatError in the server options replaces it',
+    async () => {
+      const usersDir = tempDir({
+        'users.graphql': fragment(page, 'users-service', 'type User @key').value,
+      });
+      const postsDir = tempDir({
+        'posts.graphql': fragment(page, 'posts-service', 'type Post @key').value,
+      });
+      load('users/users.service', fence('users/users.service'));
+      load('users/users.resolver', fence('users/users.resolver', 1));
+      const {AppModule: UsersApp} = load(
+        'users-down-app',
+        fence('app.module', 1).replace(
+          "typePaths: ['**/*.graphql']",
+          `typePaths: ['${usersDir}/*.graphql']`,
+        ),
+      );
+      load('posts/posts.service', postsService);
+      load('posts/posts.resolver', fence('posts/posts.resolver', 1));
+      load('posts/users.resolver', fence('posts/users.resolver', 1));
+      const {AppModule: PostsApp} = load(
+        'posts-down-app',
+        fence('app.module', 2).replace(
+          "typePaths: ['**/*.graphql']",
+          `typePaths: ['${postsDir}/*.graphql']`,
+        ),
+      );
+      const users = await start(UsersApp);
+      const posts = await start(PostsApp);
+      const {AppModule} = load(
+        'gateway-later-app',
+        fence('app.module', 5)
+          .replace("'http://localhost:3001/graphql'", `'${users.base}/graphql'`)
+          .replace("'http://localhost:3002/graphql'", `'${posts.base}/graphql'`),
+      );
+      const masked = load(
+        'gateway-masked-app',
+        fence('app.module', 5)
+          .replace("'http://localhost:3001/graphql'", `'${users.base}/graphql'`)
+          .replace("'http://localhost:3002/graphql'", `'${posts.base}/graphql'`)
+          .replace(
+            'cors: true,',
+            "cors: true,\n        formatError: (error) => error.extensions?.code === 'INTERNAL_SERVER_ERROR' ? { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } } : error,",
+          ),
+      ).AppModule;
+      const gateway = await start(AppModule);
+      const maskedGateway = await start(masked);
+      try {
+        await posts.close();
+        const port = new URL(posts.base).port;
+        const latest = await gql(`${gateway.base}/graphql`, '{ latestPosts { title } }');
+        expectOutput(page, 'gateway-service-down', latest.body, [
+          [new RegExp(`127\\.0\\.0\\.1:${port}`, 'g'), 'ADDRESS'],
+          [/localhost:3002/g, 'ADDRESS'],
+          [/127\.0\.0\.1:3002/g, 'ADDRESS'],
+        ]);
+        const hidden = await gql(`${maskedGateway.base}/graphql`, '{ latestPosts { title } }');
+        expect(hidden.body.errors).toEqual([
+          {message: 'Internal server error', extensions: {code: 'INTERNAL_SERVER_ERROR'}},
+        ]);
+        // The users service still answers through the gateway.
+        expect((await gql(`${gateway.base}/graphql`, '{ __typename }')).body).toEqual({
+          data: {__typename: 'Query'},
+        });
+      } finally {
+        await maskedGateway.close();
+        await gateway.close();
+        await users.close();
       }
     },
   );
