@@ -124,3 +124,43 @@ claim(
     void documentFor;
   },
 );
+
+claim.abuse(
+  `${page}#composition`,
+  'a PATCH with the omitted "breed" passes a plain ValidationPipe and reaches the handler; whitelist strips it, forbidNonWhitelisted refuses it',
+  async () => {
+    // The composed UpdateCatDto (the last update-cat.dto of the page) behind the page's controller.
+    const {CatsController} = samples(page).require('cats.controller');
+    const patchWith = async (pipe: any) => {
+      @Module({controllers: [CatsController]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, {logger: false});
+      app.useGlobalPipes(pipe);
+      const base = await listen(app);
+      try {
+        const response = await fetch(`${base}/cats/7`, {
+          method: 'PATCH',
+          headers: {'content-type': 'application/json'},
+          body: JSON.stringify({age: 4, breed: 'Persian'}),
+        });
+        return [response.status, await response.json()];
+      } finally {
+        await app.close();
+      }
+    };
+    expect(await patchWith(new ValidationPipe())).toEqual([
+      200,
+      {id: '7', age: 4, breed: 'Persian'},
+    ]);
+    expect(await patchWith(new ValidationPipe({whitelist: true}))).toEqual([
+      200,
+      {id: '7', age: 4},
+    ]);
+    expect(
+      await patchWith(new ValidationPipe({whitelist: true, forbidNonWhitelisted: true})),
+    ).toEqual([
+      400,
+      {statusCode: 400, message: ['property breed should not exist'], error: 'Bad Request'},
+    ]);
+  },
+);
