@@ -15,6 +15,7 @@ import {
   service,
   type Service,
 } from '../../lib';
+import {restartableRedis, startChild, type ChildApp, type RestartableRedis} from './_child-app';
 
 const {Module} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -83,7 +84,7 @@ const keys = (pattern: string) =>
 function processor(body: string, name = 'audio', header = ''): any {
   return compileModule<any>(`
 import { Inject, Scope } from '@nestjs/common';
-import { Process, Processor, OnQueueActive, OnQueueCompleted, OnQueueFailed, OnGlobalQueueCompleted, InjectQueue, JOB_REF } from '@nestjs/bull';
+import { Process, Processor, OnQueueActive, OnQueueCompleted, OnQueueFailed, OnQueueError, OnGlobalQueueCompleted, InjectQueue, JOB_REF } from '@nestjs/bull';
 export const seen: any[] = [];
 ${header}
 @Processor('${name}')
@@ -959,7 +960,7 @@ describe('the transcoding example', () => {
       const accepted = await fetch(`${base}/audio/transcode`, {
         method: 'POST',
         headers: {'content-type': 'application/json'},
-        body: JSON.stringify({file: 'uploads/interview.wav', format: 'mp3'}),
+        body: JSON.stringify({file: 'interview.wav', format: 'mp3'}),
       });
       expect(accepted.status).toBe(201);
       expectOutput(page, 'transcode-accepted', await accepted.text());
@@ -990,7 +991,7 @@ describe('the transcoding example', () => {
         await fetch(`${base}/audio/transcode`, {
           method: 'POST',
           headers: {'content-type': 'application/json'},
-          body: JSON.stringify({file: 'uploads/missing.wav', format: 'mp3'}),
+          body: JSON.stringify({file: 'missing.wav', format: 'mp3'}),
         })
       ).json();
       const failed = await until(
@@ -1005,6 +1006,129 @@ describe('the transcoding example', () => {
       expect(
         attempts.map((line) => line.message.slice(0, `Job ${jobId} failed on attempt 1`.length)),
       ).toEqual([`Job ${jobId} failed on attempt 1`, `Job ${jobId} failed on attempt 2`]);
+    },
+  );
+
+  /** The example app (TS or JS halves) listening on a free port; jobs, once added, run with the fake ffmpeg. */
+  async function example(lang: 'ts' | 'js' = 'ts') {
+    const set = samples(page, {
+      under: 'example-transcoding-audio-files',
+      lang,
+      edit: {'app.module': rootEdit()},
+      // The page shows the two modules in TypeScript only.
+      files:
+        lang === 'js'
+          ? {
+              'app.module': readTs('app.module', 3),
+              'audio/audio.module': readTs('audio/audio.module', 1),
+            }
+          : {},
+    });
+    const {AppModule} = set.require('app.module');
+    const app = await NestFactory.create(AppModule, {logger: false});
+    close = () => app.close();
+    const base = (await listen(app)) as string;
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    // Closing the app while Bull is still starting its worker leaves an unhandled rejection behind.
+    await queue.isReady();
+    await until(
+      () => queue.bclient?.status,
+      (status) => status === 'ready',
+    );
+    const post = (body: unknown) =>
+      fetch(`${base}/audio/transcode`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    return {app, base, queue, post};
+  }
+
+  for (const lang of ['ts', 'js'] as const) {
+    claim.abuse(
+      `${page}#example-transcoding-audio-files`,
+      `file names that leave the uploads directory or look like options (../, absolute, -i, .hidden) are refused with 400 and no job is added (${lang})`,
+      async () => {
+        const {queue, post} = await example(lang);
+        for (const file of [
+          '../secret.wav',
+          '../../etc/passwd',
+          '/etc/passwd',
+          'uploads/interview.wav',
+          '-i.wav',
+          '.hidden.wav',
+          'interview.wav; rm -rf /',
+        ]) {
+          const response = await post({file, format: 'mp3'});
+          expect(response.status, file).toBe(400);
+        }
+        expect(await queue.count()).toBe(0);
+        expect((await post({file: 'interview.wav', format: 'mp3'})).status).toBe(201);
+      },
+    );
+  }
+
+  claim.abuse(
+    `${page}#example-transcoding-audio-files`,
+    'an unknown format, a non-string file, a missing field or an extra property is refused with 400, and nothing reaches the queue',
+    async () => {
+      const {queue, post} = await example();
+      for (const body of [
+        {file: 'interview.wav', format: 'exe'},
+        {file: 'interview.wav', format: 'mp3 -f null'},
+        {file: {$gt: ''}, format: 'mp3'},
+        {file: ['interview.wav'], format: 'mp3'},
+        {format: 'mp3'},
+        {file: 'interview.wav', format: 'mp3', priority: 1},
+      ]) {
+        const response = await post(body);
+        expect(response.status, JSON.stringify(body)).toBe(400);
+      }
+      expect(await queue.count()).toBe(0);
+    },
+  );
+
+  claim.abuse(
+    `${page}#example-transcoding-audio-files`,
+    'an oversized body (over the 100 kB JSON limit) is refused with 413 before the controller runs',
+    async () => {
+      const {base, queue} = await example();
+      // node:http rather than fetch: the server answers before it has read the whole body.
+      const {request} = await import('node:http');
+      const status = await new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify({
+          file: 'interview.wav',
+          format: 'mp3',
+          pad: 'x'.repeat(200_000),
+        });
+        const req = request(
+          `${base}/audio/transcode`,
+          {method: 'POST', headers: {'content-type': 'application/json'}},
+          (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+      expect(status).toBe(413);
+      expect(await queue.count()).toBe(0);
+    },
+  );
+
+  claim.abuse(
+    `${page}#example-transcoding-audio-files`,
+    "job ids are consecutive: a second client reads the first client's job (state, result) by guessing its id",
+    async () => {
+      const {base, post} = await example();
+      const {jobId} = await (await post({file: 'interview.wav', format: 'mp3'})).json();
+      const guessed = await until(
+        async () => (await fetch(`${base}/audio/jobs/${Number(jobId)}`)).json(),
+        (body: any) => body.state === 'completed',
+      );
+      expect(jobId).toBe('1');
+      expect(guessed.result).toEqual({output: 'uploads/interview.mp3'});
     },
   );
 });
@@ -1029,12 +1153,12 @@ claim(
       `return (async () => { ${code}; return moduleRef; })();`,
     )(Test, AudioController, getQueueToken, vi);
     const controller = moduleRef.get(AudioController);
-    expect(await controller.transcode({file: 'uploads/interview.wav', format: 'mp3'})).toEqual({
+    expect(await controller.transcode({file: 'interview.wav', format: 'mp3'})).toEqual({
       jobId: '42',
     });
     const double = moduleRef.get(getQueueToken('audio'));
     expect(double.add).toHaveBeenCalledWith('transcode', {
-      file: 'uploads/interview.wav',
+      file: 'interview.wav',
       format: 'mp3',
     });
     await moduleRef.close();
@@ -1064,3 +1188,424 @@ claim(
     await reader.close();
   },
 );
+
+claim(
+  `${page}#job-options`,
+  "the page's exponential backoff (delay 2000) pauses 2, 6, 14 and 30 s between its five attempts (run ten times faster)",
+  async () => {
+    const call = fragment(page, 'job-options', "type: 'exponential'").value;
+    const options = new Function(
+      `return ${call.slice(call.indexOf("{ file: 'output/interview.mp3' },") + 34).replace(/,?\s*\);\s*$/, '')}`,
+    )();
+    expect(options).toEqual({attempts: 5, backoff: {type: 'exponential', delay: 2000}});
+    const {TestProcessor, seen} = processor(
+      `@Process('upload-to-cdn') fail(job) { seen.push(Date.now()); throw new Error('cdn down'); }`,
+    );
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    // Run ten times faster; an attempt never starts early, and a lag under 100 ms keeps the whole second.
+    const scale = 10;
+    const job = await queue.add(
+      'upload-to-cdn',
+      {file: 'output/interview.mp3'},
+      {...options, backoff: {...options.backoff, delay: options.backoff.delay / scale}},
+    );
+    const final = await until(
+      () => queue.getJob(job.id),
+      (j: any) => j?.finishedOn != null,
+      10_000,
+    );
+    expect(final.attemptsMade).toBe(5);
+    const lines = seen.map((at: number, index: number) =>
+      index + 1 < seen.length
+        ? `attempt ${index + 1} failed, next attempt in ${Math.floor(((seen[index + 1] - at) * scale) / 1000)} s`
+        : `attempt ${index + 1} failed, job failed`,
+    );
+    expectOutput(page, 'exponential-backoff', lines.join('\n'));
+  },
+  20_000,
+);
+
+describe('#filtered-global-listeners', () => {
+  const listeners = () =>
+    processor(`
+  @Process('transcode') transcode() { return 'done'; }
+  @OnGlobalQueueCompleted() anyGlobal(jobId) { seen.push('global ' + jobId); }
+  @OnGlobalQueueCompleted({ name: 'transcode' }) filteredGlobal(job) { seen.push('filtered global ' + job.id); }
+  @OnQueueCompleted({ name: 'transcode' }) filteredLocal(job) { seen.push('filtered local ' + job.id); }
+`);
+
+  claim.failure(
+    `${page}#filtered-global-listeners`,
+    'with removeOnComplete: true a filtered global listener is never called (nothing logged); the unfiltered global and the filtered local listeners are',
+    async () => {
+      const {TestProcessor, seen} = listeners();
+      const log = memoryLogger();
+      const app = await boot(
+        [
+          root(),
+          BullModule.registerQueue({name: 'audio', defaultJobOptions: {removeOnComplete: true}}),
+        ],
+        [TestProcessor],
+        log.logger,
+      );
+      const queue = app.get(getQueueToken('audio'), {strict: false});
+      await until(
+        () => queue.eclient?.status,
+        (status) => status === 'ready',
+      );
+      const job = await queue.add('transcode', {});
+      await until(
+        () => seen.length,
+        (n) => n >= 2,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      expect([...seen].sort()).toEqual([`filtered local ${job.id}`, `global ${job.id}`]);
+      expect(log.lines.filter((line) => line.level !== 'log')).toEqual([]);
+    },
+  );
+
+  claim(
+    `${page}#filtered-global-listeners`,
+    "with the page's removeOnComplete: 100 the filtered global listener receives the job",
+    async () => {
+      const registration = new Function(
+        'BullModule',
+        `return ${fragment(page, 'filtered-global-listeners', 'removeOnComplete: 100').value.replace(/;\s*$/, '')}`,
+      )(BullModule);
+      const {TestProcessor, seen} = listeners();
+      const app = await boot([root(), registration], [TestProcessor]);
+      const queue = app.get(getQueueToken('audio'), {strict: false});
+      await until(
+        () => queue.eclient?.status,
+        (status) => status === 'ready',
+      );
+      const job = await queue.add('transcode', {});
+      await until(
+        () => seen.length,
+        (n) => n >= 3,
+      );
+      expect([...seen].sort()).toEqual([
+        `filtered global ${job.id}`,
+        `filtered local ${job.id}`,
+        `global ${job.id}`,
+      ]);
+    },
+  );
+});
+
+/** A worker in a child process: the set's files, plus a script that registers the queue and `providers`. */
+function workerScript(port: number, providers: string, extra = ''): string {
+  return `
+const { Module } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { BullModule, getQueueToken } = require('@nestjs/bull');
+${extra}
+process.on('exit', (code) => console.log('EXIT ' + code));
+class WorkerModule {}
+Module({
+  imports: [
+    BullModule.forRoot({ redis: { host: '127.0.0.1', port: ${port} } }),
+    BullModule.registerQueue({ name: 'audio' }),
+  ],
+  providers: [${providers}],
+})(WorkerModule);
+NestFactory.createApplicationContext(WorkerModule, { logger: ['error', 'warn', 'log'] }).then(async (app) => {
+  if (process.env.SHUTDOWN_HOOKS) app.enableShutdownHooks();
+  const queue = app.get(getQueueToken('audio'), { strict: false });
+  await queue.isReady();
+  console.log('READY');
+  if (process.env.ADD_JOB) await queue.add(process.env.ADD_JOB === 'named' ? 'transcode' : undefined, { file: 'interview.wav' });
+});
+`;
+}
+
+describe('listeners and workers in a child process', () => {
+  const children: ChildApp[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) await child.stop('SIGKILL');
+  });
+  const run = (dir: string, source: string, env: Record<string, string> = {}) => {
+    const child = startChild(dir, `worker-${children.length}.js`, source, {NO_COLOR: '1', ...env});
+    children.push(child);
+    return child;
+  };
+
+  claim.failure(
+    `${page}#errors-in-listeners`,
+    'an async listener whose promise rejects ends the worker process (exit code 1); a synchronous one that throws is swallowed and the job stays completed',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'behaviour-listeners-'));
+      try {
+        const listener = (body: string) => `
+const { Process, Processor, OnQueueCompleted } = require('@nestjs/bull');
+class Listener {
+  handle() { return 'done'; }
+  onCompleted(job) { ${body} }
+}
+Process()(Listener.prototype, 'handle', Object.getOwnPropertyDescriptor(Listener.prototype, 'handle'));
+OnQueueCompleted()(Listener.prototype, 'onCompleted', Object.getOwnPropertyDescriptor(Listener.prototype, 'onCompleted'));
+Processor('audio')(Listener);
+`;
+        const asyncChild = run(
+          dir,
+          workerScript(
+            redis.port,
+            'Listener',
+            listener("return Promise.reject(new Error('notification service down'));"),
+          ),
+          {ADD_JOB: 'plain'},
+        );
+        expect(await asyncChild.exited(15_000)).toEqual({code: 1, signal: null});
+        expect(asyncChild.output()).toContain('notification service down');
+        const syncChild = run(
+          dir,
+          workerScript(
+            redis.port,
+            'Listener',
+            listener("console.log('LISTENER RAN'); throw new Error('swallowed');"),
+          ),
+          {ADD_JOB: 'plain'},
+        );
+        await syncChild.waitFor(/LISTENER RAN/);
+        expect(await syncChild.exited(800)).toBeNull();
+        expect(syncChild.output()).not.toContain('swallowed');
+        const Bull = nest('bull');
+        const reader = new Bull('audio', {redis: {host: '127.0.0.1', port: redis.port}});
+        const [last] = await reader.getCompleted();
+        expect(await last.getState()).toBe('completed');
+        await reader.close();
+      } finally {
+        rmSync(dir, {recursive: true, force: true});
+      }
+    },
+    30_000,
+  );
+
+  for (const lang of ['ts', 'js'] as const) {
+    claim.failure(
+      `${page}#errors-in-listeners`,
+      `the page's AudioCompletionListener catches a failing notification: the error is logged and the worker stays up (${lang})`,
+      async () => {
+        const set = samples(page, {
+          under: 'errors-in-listeners',
+          lang,
+          files: {
+            // The reader's own service, here one whose backend is down.
+            'notifications.service': `
+const { Injectable } = require('@nestjs/common');
+class NotificationsService {
+  async notify() { throw new Error('notification backend unreachable'); }
+}
+exports.NotificationsService = Injectable()(NotificationsService) || NotificationsService;
+`,
+          },
+        });
+        const child = run(
+          set.dir,
+          workerScript(
+            redis.port,
+            'AudioCompletionListener, NotificationsService, Worker',
+            `
+const { AudioCompletionListener } = require('./audio-completion.listener.js');
+const { NotificationsService } = require('./notifications.service.js');
+const { Process, Processor } = require('@nestjs/bull');
+class Worker { handle() { return { output: 'uploads/interview.mp3' }; } }
+Process()(Worker.prototype, 'handle', Object.getOwnPropertyDescriptor(Worker.prototype, 'handle'));
+Processor('audio')(Worker);
+`,
+          ),
+          {ADD_JOB: 'plain'},
+        );
+        await child.waitFor(
+          /AudioCompletionListener\] Job \d+: notification failed: notification backend unreachable/,
+        );
+        expect(await child.exited(800)).toBeNull();
+      },
+      30_000,
+    );
+  }
+
+  claim.failure(
+    `${page}#shutting-down-gracefully`,
+    'SIGTERM with enableShutdownHooks(): the active job finishes and is completed, then the process ends; without the hooks it ends at once and the job stays active',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'behaviour-shutdown-'));
+      const Bull = nest('bull');
+      const reader = new Bull('audio', {redis: {host: '127.0.0.1', port: redis.port}});
+      try {
+        const slow = `
+const { Process, Processor } = require('@nestjs/bull');
+class Slow {
+  async handle(job) { console.log('STARTED ' + job.id); await new Promise((r) => setTimeout(r, 1500)); console.log('FINISHED ' + job.id); return 'done'; }
+}
+Process()(Slow.prototype, 'handle', Object.getOwnPropertyDescriptor(Slow.prototype, 'handle'));
+Processor('audio')(Slow);
+`;
+        for (const hooks of [true, false]) {
+          const child = run(dir, workerScript(redis.port, 'Slow', slow), {
+            ADD_JOB: 'plain',
+            ...(hooks ? {SHUTDOWN_HOOKS: '1'} : {}),
+          });
+          const [, id] = await child.waitFor(/STARTED (\d+)/);
+          child.process.kill('SIGTERM');
+          expect(await child.exited(10_000)).toEqual({code: null, signal: 'SIGTERM'});
+          const state = await (await reader.getJob(id)).getState();
+          if (hooks) {
+            expect(child.output()).toContain(`FINISHED ${id}`);
+            expect(state).toBe('completed');
+          } else {
+            expect(child.output()).not.toContain('FINISHED');
+            expect(state).toBe('active');
+          }
+        }
+      } finally {
+        await reader.close();
+        rmSync(dir, {recursive: true, force: true});
+      }
+    },
+    40_000,
+  );
+});
+
+describe('#when-redis-is-unavailable', () => {
+  let server: RestartableRedis;
+  beforeAll(async () => {
+    server = await restartableRedis();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const exampleOn = async (port: number, edit: [string, string][] = []) => {
+    const set = samples(page, {
+      under: 'example-transcoding-audio-files',
+      edit: {
+        'app.module': [
+          ["host: 'localhost'", "host: '127.0.0.1'"],
+          ['port: 6379', `port: ${port}`],
+        ],
+        ...(edit.length ? {'audio/audio.controller': edit} : {}),
+      },
+    });
+    const log = memoryLogger();
+    const app = await NestFactory.create(set.require('app.module').AppModule, {
+      logger: log.logger,
+    });
+    close = () => app.close();
+    const base = (await listen(app)) as string;
+    const post = () =>
+      fetch(`${base}/audio/transcode`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify({file: 'interview.wav', format: 'mp3'}),
+      });
+    return {app, base, post, log};
+  };
+
+  claim.failure(
+    `${page}#when-redis-is-unavailable`,
+    'Redis down at start: the example starts without a log line, its POST answers 503 at once, and 201 once Redis is up',
+    async () => {
+      await server.stop();
+      const {post, log} = await exampleOn(server.port);
+      const started = Date.now();
+      const refused = await post();
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect([refused.status, await refused.json()]).toEqual([
+        503,
+        {statusCode: 503, message: 'The job queue is not available', error: 'Service Unavailable'},
+      ]);
+      expect(log.lines.filter((line) => line.level !== 'log')).toEqual([]);
+      await server.start();
+      const accepted = await until(
+        async () => (await post()).status,
+        (status) => status === 201,
+        15_000,
+      );
+      expect(accepted).toBe(201);
+    },
+    30_000,
+  );
+
+  claim.failure(
+    `${page}#when-redis-is-unavailable`,
+    'without the status check, add() does not fail while Redis is down: the request waits, and is answered once Redis is back',
+    async () => {
+      await server.stop();
+      const {post} = await exampleOn(server.port, [
+        [
+          "    if (this.audioQueue.client.status !== 'ready') {\n      throw new ServiceUnavailableException('The job queue is not available');\n    }\n",
+          '',
+        ],
+      ]);
+      const pending = post().then(async (response) => ({
+        at: Date.now(),
+        status: response.status,
+        body: await response.json(),
+      }));
+      const early = await Promise.race([
+        pending,
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1500)),
+      ]);
+      expect(early).toBe('still waiting');
+      await server.start();
+      const answered: any = await pending;
+      expect(answered.status).toBe(201);
+      expect(answered.body.jobId).toBeDefined();
+    },
+    40_000,
+  );
+
+  claim.failure(
+    `${page}#when-redis-is-unavailable`,
+    'Redis restarted without persistence while the app runs: @OnQueueError() hears of it, the worker processes new jobs again, the old jobs are gone and ids start again from 1',
+    async () => {
+      await server.start();
+      const {TestProcessor, seen} = processor(`
+  @Process() handle(job) { seen.push('processed ' + job.id); return 'ok'; }
+  @OnQueueError() onError(error) { seen.push('error ' + error.message); }
+`);
+      const {OnQueueError} = nest('@nestjs/bull');
+      expect(OnQueueError).toBeDefined();
+      @Module({
+        imports: [
+          BullModule.forRoot({redis: {host: '127.0.0.1', port: server.port}}),
+          BullModule.registerQueue({name: 'audio'}),
+        ],
+        providers: [TestProcessor],
+      })
+      class WorkerModule {}
+      const app = await NestFactory.createApplicationContext(WorkerModule, {logger: false});
+      close = () => app.close();
+      const queue = app.get(getQueueToken('audio'), {strict: false});
+      await queue.isReady();
+      const first = await queue.add({});
+      const waiting = await queue.add({}, {delay: 60_000});
+      await until(
+        () => seen.includes(`processed ${first.id}`),
+        (done) => done,
+      );
+      await server.stop();
+      await until(
+        () => seen.some((entry: string) => entry.startsWith('error ')),
+        (heard) => heard,
+      );
+      await server.start();
+      await until(
+        () => queue.client.status,
+        (status) => status === 'ready',
+        15_000,
+      );
+      expect(await queue.getJob(waiting.id)).toBeNull();
+      const again = await queue.add({});
+      expect(again.id).toBe('1');
+      await until(
+        () => seen.filter((entry: string) => entry === 'processed 1').length,
+        (n) => n === 2,
+        15_000,
+      );
+    },
+    60_000,
+  );
+});
