@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
 import {claim, samples, nest, expectOutput, compileModule, readPage, typeErrors} from '../../lib';
-import {start, gql, type Started} from './_support';
+import {start, gql, type Started, nodeChild} from './_support';
 
 const {Module, ValidationPipe} = nest('@nestjs/common');
 const {GraphQLModule, GraphQLSchemaHost} = nest('@nestjs/graphql');
@@ -203,4 +203,55 @@ claim(
   },
   // CPU-bound: a few seconds alone, much more on a loaded machine.
   180_000,
+);
+
+claim.abuse(
+  `${page}#partial`,
+  'with the input derived from the model without its id, updateCat(input: { id: "2" }) is refused; derived from the whole model it would overwrite the id',
+  async () => {
+    // In child processes: each builds its own Cat and UpdateCatInput types.
+    const run = async (edit: [string, string][]) => {
+      const set = samples(page, {
+        pick: {'cats/dto/update-cat.input': 2},
+        files,
+        edit: {'cats/dto/update-cat.input': edit},
+      });
+      const child = nodeChild(`
+const { Module: NestModule } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { GraphQLModule, Query, Resolver } = require('@nestjs/graphql');
+class Ping { ping() { return 'pong'; } }
+Query(() => String)(Ping.prototype, 'ping', Object.getOwnPropertyDescriptor(Ping.prototype, 'ping'));
+Resolver()(Ping);
+const { CatsResolver } = require(${JSON.stringify(set.dir + '/cats.resolver.js')});
+const { CatsService } = require(${JSON.stringify(set.dir + '/cats.service.js')});
+class AppModule {}
+NestModule({ imports: [GraphQLModule.forRoot({ autoSchemaFile: true, debug: false })], providers: [CatsResolver, CatsService, Ping] })(AppModule);
+(async () => {
+  const app = await NestFactory.create(AppModule, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  const response = await fetch((await app.getUrl()) + '/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'mutation { updateCat(id: "1", input: { id: "2", name: "Tom" }) { id name } }' }),
+  });
+  console.log('RESULT ' + JSON.stringify(await response.json()));
+  await app.close();
+})();`);
+      try {
+        await child.waitFor('RESULT');
+        return JSON.parse(/RESULT (.*)/.exec(child.out)![1]);
+      } finally {
+        await child.kill();
+      }
+    };
+    const safe = await run([]);
+    expect(safe.errors[0].message).toBe('Field "id" is not defined by type "UpdateCatInput".');
+    const whole = await run([
+      ["OmitType(Cat, ['id'] as const)", 'Cat'],
+      ['import { InputType, OmitType, PartialType }', 'import { InputType, PartialType }'],
+    ]);
+    expect(whole).toEqual({data: {updateCat: {id: '2', name: 'Tom'}}});
+  },
+  20_000,
 );
