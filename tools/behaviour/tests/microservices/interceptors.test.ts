@@ -137,3 +137,120 @@ export class Heroes { @EventPattern('hero.created') created() { return 'ok'; } }
     }
   },
 );
+
+claim.failure(
+  `${page}#binding-interceptors`,
+  'TimingInterceptor writes one line for a handler that throws and one for a handler that emits four values (TS and JS)',
+  async () => {
+    for (const lang of ['ts', 'js'] as const) {
+      const {TimingInterceptor} = samples(page, {lang}).require('timing.interceptor');
+      (globalThis as any).__timing = TimingInterceptor;
+      const {Timed} = compileModule(
+        `
+import { Controller, UseInterceptors } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import { of } from 'rxjs';
+@Controller()
+@UseInterceptors((globalThis as any).__timing)
+export class Timed {
+  @MessagePattern('fails') fails() { throw new Error('database down'); }
+  @MessagePattern('four') four() { return of(1, 2, 3, 4); }
+}
+`,
+        `interceptors-timed-${lang}`,
+      );
+      @Module({controllers: [Timed]})
+      class TimedModule {}
+      const service = await tcpMicroservice(TimedModule, undefined, log);
+      try {
+        let before = timingLines().length;
+        await expect(lastValueFrom(service.client.send('fails', {}))).rejects.toEqual({
+          status: 'error',
+          message: 'Internal server error',
+        });
+        expect(timingLines().slice(before)).toEqual([
+          expect.stringMatching(/^TcpContext: handled in \d+ms$/),
+        ]);
+        before = timingLines().length;
+        const {toArray} = nest('rxjs');
+        expect(await lastValueFrom(service.client.send('four', {}).pipe(toArray()))).toEqual([
+          1, 2, 3, 4,
+        ]);
+        expect(timingLines().slice(before)).toHaveLength(1);
+      } finally {
+        await service.close();
+      }
+    }
+  },
+);
+
+function slowController(lang: 'ts' | 'js', done: string[]) {
+  const {TimeoutInterceptor} = samples(page, {
+    lang,
+    edit: {'timeout.interceptor': [['timeout(5000)', 'timeout(200)']]},
+  }).require('timeout.interceptor');
+  (globalThis as any).__timeout = TimeoutInterceptor;
+  (globalThis as any).__slowDone = done;
+  return compileModule(
+    `
+import { Controller, UseInterceptors } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+@Controller()
+@UseInterceptors((globalThis as any).__timeout)
+export class Slow${lang} {
+  @MessagePattern('slow') async slow(@Payload() id: string) {
+    await new Promise((r) => setTimeout(r, 600));
+    (globalThis as any).__slowDone.push('finished ' + id);
+    return 'late';
+  }
+  @MessagePattern('fast') fast() { return 'quick'; }
+}
+`,
+    `interceptors-slow-${lang}`,
+  )[`Slow${lang}`];
+}
+
+claim(
+  `${page}#timeouts`,
+  "TimeoutInterceptor fails a handler that is too slow with { status: 'error', message: 'Handler timed out' } and leaves quick ones alone (TS and JS)",
+  async () => {
+    for (const lang of ['ts', 'js'] as const) {
+      @Module({controllers: [slowController(lang, [])]})
+      class SlowModule {}
+      const service = await tcpMicroservice(SlowModule, undefined, log);
+      try {
+        const started = Date.now();
+        await expect(lastValueFrom(service.client.send('slow', 'quick-check'))).rejects.toEqual({
+          status: 'error',
+          message: 'Handler timed out',
+        });
+        expect(Date.now() - started).toBeLessThan(550);
+        expect(await lastValueFrom(service.client.send('fast', {}))).toBe('quick');
+      } finally {
+        await service.close();
+      }
+    }
+  },
+);
+
+claim.failure(
+  `${page}#timeouts`,
+  'after TimeoutInterceptor has failed the call, the handler itself keeps running to its end',
+  async () => {
+    const done: string[] = [];
+    @Module({controllers: [slowController('ts', done)]})
+    class SlowModule {}
+    const service = await tcpMicroservice(SlowModule, undefined, log);
+    try {
+      await expect(lastValueFrom(service.client.send('slow', 'mine'))).rejects.toEqual({
+        status: 'error',
+        message: 'Handler timed out',
+      });
+      expect(done).not.toContain('finished mine');
+      await new Promise((r) => setTimeout(r, 700));
+      expect(done).toContain('finished mine');
+    } finally {
+      await service.close();
+    }
+  },
+);
