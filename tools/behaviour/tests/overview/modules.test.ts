@@ -1,5 +1,7 @@
 import {expect} from 'vitest';
-import {claim, samples, nest} from '../../lib';
+import {mkdtempSync, writeFileSync} from 'node:fs';
+import {join, resolve} from 'node:path';
+import {claim, samples, nest, expectOutput} from '../../lib';
 import {start, call, pageSamples} from './_support';
 
 const common = nest('@nestjs/common');
@@ -238,6 +240,7 @@ claim(
     class CommonModule {}
     (globalThis as any).__overviewCommon = CommonModule;
     const set = samples(page, {
+      pick: {'core.module': 1},
       files: {'common.module': 'export const CommonModule = globalThis.__overviewCommon;'},
     });
     const {CoreModule} = set.require('core.module');
@@ -283,16 +286,18 @@ claim(
 
 claim(
   `${page}#dynamic-modules`,
-  `the page's AppModule re-exports the configured DatabaseModule by its class: an importer injects DatabaseService`,
+  `the page's CoreModule re-exports the configured DatabaseModule by its class: a feature module that imports CoreModule injects DatabaseService`,
   async () => {
-    const set = samples(page, {pick: {'app.module': 3}});
-    const {AppModule} = set.require('app.module');
+    const set = samples(page, {pick: {'core.module': 2}});
+    const {CoreModule} = set.require('core.module');
     const {DatabaseService} = set.require('database/database.module');
     @Injectable()
     class Consumer {
       constructor(@Inject(DatabaseService) readonly db: any) {}
     }
-    @Module({imports: [AppModule], providers: [Consumer]})
+    @Module({imports: [CoreModule], providers: [Consumer]})
+    class FeatureModule {}
+    @Module({imports: [FeatureModule]})
     class Root {}
     const app = await context(Root);
     expect(app.get(Consumer).db.describe()).toBe('localhost:5432 (1 entities)');
@@ -301,8 +306,32 @@ claim(
 );
 
 claim(
+  `${page}#dynamic-modules`,
+  `an exports entry on the root module has no effect: a feature module imported by the root cannot inject what the root re-exports`,
+  async () => {
+    const set = samples(page, {pick: {'core.module': 2}});
+    const {DatabaseModule, DatabaseService} = set.require('database/database.module');
+    @Injectable()
+    class Consumer {
+      constructor(@Inject(DatabaseService) readonly db: any) {}
+    }
+    @Module({providers: [Consumer]})
+    class FeatureModule {}
+    @Module({
+      imports: [
+        DatabaseModule.forRoot({host: 'localhost', port: 5432, entities: ['Cat']}),
+        FeatureModule,
+      ],
+      exports: [DatabaseModule],
+    })
+    class AppModule {}
+    expect(await failure(AppModule)).toMatch(/^Nest can't resolve dependencies of the Consumer/);
+  },
+);
+
+claim(
   `${page}#dependency-injection`,
-  `a module class can be injected by its own providers only; when its constructor injects that provider back, startup hangs without an error`,
+  `a module class can be injected by its own providers only, not by the providers of a module that imports it`,
   async () => {
     @Module({})
     class OwnModule {}
@@ -325,27 +354,70 @@ claim(
     expect(await failure(OtherModule)).toMatch(
       /^Nest can't resolve dependencies of the Outside \(\?\)\. Please make sure that the argument OwnModule at index \[0\] is available in the OtherModule context/,
     );
+  },
+);
 
-    @Module({})
-    class CycleModule {
-      constructor(readonly service: unknown) {}
-    }
-    @Injectable()
-    class CycleService {
-      constructor(readonly module: CycleModule) {}
-    }
-    Reflect.defineMetadata('providers', [CycleService], CycleModule);
-    Reflect.defineMetadata('design:paramtypes', [CycleService], CycleModule);
-    const outcome = await Promise.race([
-      context(CycleModule).then(
-        () => 'started',
-        (error: Error) => `failed: ${error.message}`,
-      ),
-      new Promise<string>((resolve) =>
-        setTimeout(() => resolve('still starting after 1.5 s'), 1500),
-      ),
-    ]);
-    expect(outcome).toBe('still starting after 1.5 s');
+/**
+ * The page's CatsModule (the version that injects CatsService) with a cats.service.ts that injects CatsModule
+ * back, compiled as `nest build` compiles a project: one TypeScript program (tsc), not file by file, so the
+ * metadata names the imported class directly, as a reader's build does.
+ */
+function cycleModule(forwardRef: boolean) {
+  const ts = nest('typescript');
+  const pageModule = samples(page, {pick: {'cats.module': 2}, files: providersFiles('ts')});
+  const dir = mkdtempSync(join(resolve(__dirname, '..', '..', '.run'), 'modules-cycle-'));
+  const sources: Record<string, string> = {
+    'cats.module.ts': pageModule.sources.get('cats.module')!,
+    'cats.controller.ts': `import { Controller } from '@nestjs/common';\n@Controller('cats')\nexport class CatsController {}\n`,
+    'cats.service.ts': `
+import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { CatsModule } from './cats.module';
+
+@Injectable()
+export class CatsService {
+  constructor(${forwardRef ? '@Inject(forwardRef(() => CatsModule)) ' : ''}readonly catsModule: CatsModule) {}
+}
+`,
+  };
+  for (const [name, source] of Object.entries(sources)) writeFileSync(join(dir, name), source);
+  const program = ts.createProgram(
+    Object.keys(sources).map((name) => join(dir, name)),
+    {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2017,
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+      // Only the three files: enough for the emitter to see which class each parameter names.
+      noResolve: true,
+      noLib: true,
+      types: [],
+    },
+  );
+  program.emit();
+  return {
+    CatsModule: require(join(dir, 'cats.module.js')).CatsModule,
+    CatsService: require(join(dir, 'cats.service.js')).CatsService,
+  };
+}
+
+claim.failure(
+  `${page}#dependency-injection`,
+  `when cats.service.ts injects CatsModule while the page's CatsModule injects CatsService, the file cycle leaves the type undefined and startup fails at once`,
+  async () => {
+    const {CatsModule} = cycleModule(false);
+    const message = await failure(CatsModule);
+    expectOutput(page, 'module-cycle-error', message.split('\n')[0]);
+  },
+);
+
+claim(
+  `${page}#dependency-injection`,
+  `with @Inject(forwardRef(() => CatsModule)) on that parameter, the application starts and the service receives the module instance`,
+  async () => {
+    const {CatsModule, CatsService} = cycleModule(true);
+    const app = await context(CatsModule);
+    expect(app.get(CatsService).catsModule).toBe(app.get(CatsModule));
+    await app.close();
   },
 );
 
