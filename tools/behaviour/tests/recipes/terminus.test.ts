@@ -533,3 +533,153 @@ claim(
 );
 
 void compileModule;
+
+// Abuse cases and failure modes.
+
+describe('failing dependencies', () => {
+  let silent: import('node:net').Server;
+  let silentUrl: string;
+  const sockets: import('node:net').Socket[] = [];
+  beforeAll(async () => {
+    // Accepts connections and never answers.
+    const {createServer: tcp} = await import('node:net');
+    silent = tcp((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    silentUrl = `http://127.0.0.1:${(silent.address() as any).port}`;
+  });
+  afterAll(() => {
+    for (const socket of sockets) socket.destroy();
+    silent?.close();
+  });
+
+  /** The page's first health module and controller, checking `url` instead of docs.nestjs.com. */
+  async function firstCheck(url: string, edits: [string, string][] = []): Promise<string> {
+    const set = samples(page, {
+      pick: {'health.module': 2, 'health.controller': 1},
+      edit: {'health.controller': [["'https://docs.nestjs.com'", JSON.stringify(url)], ...edits]},
+    });
+    return start(set.require('health.module').HealthModule);
+  }
+
+  claim.failure(
+    `${page}#http-health-check`,
+    "a service that never answers: the page's check (timeout: 800) reports it down after 800 ms; without the timeout, GET /health is still pending after 2 s",
+    async () => {
+      const base = await firstCheck(silentUrl);
+      const started = Date.now();
+      const result = await health(base);
+      expect(result.status).toBe(503);
+      expect(result.body.error).toEqual({
+        'nestjs-docs': {status: 'down', message: 'timeout of 800ms exceeded'},
+      });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(750);
+      // What the timeout prevents.
+      const open = await firstCheck(silentUrl, [
+        [
+          `{
+          timeout: 800,
+        }`,
+          '{}',
+        ],
+      ]);
+      const pending = new AbortController();
+      const outcome = await Promise.race([
+        fetch(`${open}/health`, {signal: pending.signal}).then(
+          () => 'answered',
+          () => 'aborted',
+        ),
+        new Promise((r) => setTimeout(() => r('pending'), 2000)),
+      ]);
+      pending.abort();
+      expect(outcome).toBe('pending');
+    },
+  );
+
+  claim.abuse(
+    `${page}#reading-the-result`,
+    'an anonymous caller reads, in the 503 report, the address and port of the service that cannot be reached',
+    async () => {
+      const port = await freePort();
+      const base = await firstCheck(`http://127.0.0.1:${port}`);
+      const result = await health(base);
+      expect(result.status).toBe(503);
+      expect(result.body.error['nestjs-docs']).toEqual({
+        status: 'down',
+        message: `connect ECONNREFUSED 127.0.0.1:${port}`,
+      });
+    },
+  );
+
+  claim.failure(
+    `${page}#typeorm`,
+    "the database stops while the application runs: the page's TypeORM check answers 503 with the database down",
+    async () => {
+      const own = await service('postgres');
+      try {
+        const set = samples(page, {pick: {'health.controller': 2}});
+        @Module({
+          imports: [
+            terminus.TerminusModule,
+            TypeOrmModule.forRoot({
+              type: 'postgres',
+              host: '127.0.0.1',
+              port: own.port,
+              username: 'postgres',
+              database: 'postgres',
+              retryAttempts: 1,
+            }),
+          ],
+          controllers: [set.require('health.controller').HealthController],
+        })
+        class DbModule {}
+        const base = await start(DbModule);
+        expect((await health(base)).status).toBe(200);
+        await own.stop();
+        const result = await health(base);
+        expect(result.status).toBe(503);
+        expect(result.body).toEqual({
+          status: 'error',
+          info: {},
+          error: {database: {status: 'down'}},
+          details: {database: {status: 'down'}},
+        });
+      } finally {
+        await closeStarted();
+        await own.stop();
+      }
+    },
+    60_000,
+  );
+
+  claim.failure(
+    `${page}#disk-health-check`,
+    'a path that does not exist (a volume that is not mounted) is measured on the nearest existing folder, the root volume, without an error',
+    async () => {
+      const checkDiskSpace = nest('check-disk-space').default;
+      const {free, size} = await checkDiskSpace('/');
+      const used = (size - free) / size;
+      for (const [threshold, expected] of [
+        [Math.min(used + 0.01, 1), 200],
+        [Math.max(used - 0.01, 0), 503],
+      ] as const) {
+        const set = samples(page, {
+          pick: {'health.controller': 5},
+          edit: {
+            'health.controller': [
+              [
+                "path: '/', thresholdPercent: 0.5",
+                `path: '/no/such/volume', thresholdPercent: ${threshold}`,
+              ],
+            ],
+          },
+        });
+        @Module({
+          imports: [terminus.TerminusModule],
+          controllers: [set.require('health.controller').HealthController],
+        })
+        class DiskModule {}
+        expect((await health(await start(DiskModule))).status).toBe(expected);
+      }
+    },
+  );
+});
