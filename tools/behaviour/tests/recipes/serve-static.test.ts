@@ -101,6 +101,35 @@ describe('the bootstrap sample', () => {
     },
   );
 
+  claim.abuse(
+    `${page}#bootstrap`,
+    'paths that climb out of client/ (.., %2e%2e, ..%2f, ..%5c) never return a file outside it',
+    async () => {
+      writeFileSync(join(root, 'secret.txt'), 'DB_PASSWORD=hunter2');
+      for (const path of [
+        '/../secret.txt',
+        '/%2e%2e/secret.txt',
+        '/..%2fsecret.txt',
+        '/assets/..%2f..%2fsecret.txt',
+        '/..%5csecret.txt',
+      ]) {
+        const response = await get(base, path);
+        expect(response.body, path).not.toContain('hunter2');
+        expect([200, 400, 403, 404], path).toContain(response.status);
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#bootstrap`,
+    'a dotfile left in client/ (.env) is not served: the request gets index.html',
+    async () => {
+      writeFileSync(join(client(), '.env'), 'API_KEY=abc123');
+      const response = await get(base, '/.env');
+      expect(response).toMatchObject({status: 200, body: '<html>spa</html>'});
+    },
+  );
+
   claim(
     `${page}#bootstrap`,
     'the fallback is registered for GET only: other methods get a 404',
