@@ -6,6 +6,7 @@ import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
 import {claim, compileModule, expectOutput, memoryLogger, nest} from '../../lib';
+import {plain} from '../fundamentals/_support';
 
 const {Module, Injectable, Inject, Global, forwardRef} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -362,6 +363,97 @@ claim(
       expect(srcOnly.stdout).toBe('started\n');
     } finally {
       rmSync(project, {recursive: true, force: true});
+    }
+  },
+);
+
+claim(
+  `${page}#cannot-resolve-dependency-error`,
+  'a class imported with `import type`: tsc (a whole-program build, as nest build) reports the unknown token Function, a file-by-file transpiler Object',
+  async () => {
+    const dir = join(resolve(__dirname, '../..'), '.run', `import-type-${process.pid}`);
+    rmSync(dir, {recursive: true, force: true});
+    mkdirSync(dir, {recursive: true});
+    try {
+      const files = {
+        'cats.repository.ts': `import { Injectable } from '@nestjs/common';
+@Injectable()
+export class CatsRepository { findAll(): string[] { return []; } }`,
+        'cats.service.ts': `import { Injectable, Module } from '@nestjs/common';
+import type { CatsRepository } from './cats.repository';
+@Injectable()
+export class CatsService {
+  constructor(private readonly repository: CatsRepository) {}
+}
+@Module({ providers: [CatsService] })
+export class CatsModule {}`,
+      };
+      for (const [name, source] of Object.entries(files)) writeFileSync(join(dir, name), source);
+      const options = {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2017,
+        experimentalDecorators: true,
+        emitDecoratorMetadata: true,
+        skipLibCheck: true,
+        types: [],
+        outDir: join(dir, 'tsc'),
+      };
+      ts.createProgram(
+        Object.keys(files).map((name) => join(dir, name)),
+        options,
+      ).emit();
+      const {CatsModule} = createRequire(join(dir, 'tsc', 'x.js'))('./cats.service.js');
+      expectOutput(page, 'type-only-import', (await startError(CatsModule)).message.split('\n')[0]);
+      const isolated = compileModule(files['cats.service.ts'], 'type-only-isolated');
+      expect((await startError(isolated.CatsModule)).message.split('\n')[0]).toMatch(
+        /the argument Object at index \[0\]/,
+      );
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);
+
+claim(
+  `${page}#cannot-resolve-dependency-error`,
+  "NEST_DEBUG's lines are written at the log level: none with logger ['error', 'warn']; NEST_DEBUG=false turns them on too",
+  async () => {
+    // A child process: Nest's logger is process-wide, and the reader runs one application.
+    const {runScript} = await import('../fundamentals/_support');
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-nest-debug-'));
+    try {
+      const run = async (value: string, levels: string[]) => {
+        const result = await runScript(
+          dir,
+          'debug.js',
+          `
+const { Module, Injectable } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+class CatsRepository {} Injectable()(CatsRepository);
+class CatsService { constructor(repository) {} } Injectable()(CatsService);
+Reflect.defineMetadata('design:paramtypes', [CatsRepository], CatsService);
+class AppModule {} Module({ providers: [CatsService, CatsRepository] })(AppModule);
+(async () => {
+  const app = await NestFactory.create(AppModule, { logger: ${JSON.stringify(levels)}, abortOnError: false });
+  await app.close();
+})();
+`,
+          undefined,
+          20_000,
+          {...process.env, NEST_DEBUG: value},
+        );
+        return plain(result.stdout)
+          .split('\n')
+          .filter((line) => line.includes('[InjectorLogger]'));
+      };
+      expect(await run('true', ['error', 'warn'])).toEqual([]);
+      const shown = await run('true', ['log', 'error', 'warn']);
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.every((line) => /\bLOG \[InjectorLogger\]/.test(line))).toBe(true);
+      expect(shown.some((line) => line.includes('Found CatsRepository in AppModule'))).toBe(true);
+      expect((await run('false', ['log', 'error', 'warn'])).length).toBe(shown.length);
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
     }
   },
 );
