@@ -103,3 +103,44 @@ describe('the generated REST resource', () => {
     },
   );
 });
+
+claim.abuse(
+  `${page}#dtos-and-partialtype`,
+  'as generated (empty DTO, no pipe), create() receives any body, a made-up role included; ValidationPipe with whitelist: true lets none of it through',
+  async () => {
+    const received: unknown[] = [];
+    (globalThis as any).__crudReceived = received;
+    const files = {
+      ...generated,
+      // The service as generated, recording what create() gets (where your repository call would go).
+      'users.service': generated['users.service'].replace(
+        "create(createUserDto: CreateUserDto) { return 'This action adds a new user'; }",
+        "create(createUserDto: CreateUserDto) { (globalThis as any).__crudReceived.push(createUserDto); return 'This action adds a new user'; }",
+      ),
+      // The DTO exactly as the schematic writes it.
+      'create-user.dto': 'export class CreateUserDto {}',
+    };
+    for (const pipe of [undefined, new ValidationPipe({whitelist: true})]) {
+      const set = samples(page, {files});
+      @Module({
+        controllers: [set.require('users.controller').UsersController],
+        providers: [set.require('users.service').UsersService],
+      })
+      class UsersModule {}
+      const app = await NestFactory.create(UsersModule, {logger: false});
+      if (pipe) app.useGlobalPipes(pipe);
+      try {
+        const base = await listen(app);
+        const response = await fetch(`${base}/users`, {
+          method: 'POST',
+          headers: {'content-type': 'application/json'},
+          body: JSON.stringify({name: 'Mallory', role: 'admin'}),
+        });
+        expect(response.status).toBe(201);
+      } finally {
+        await app.close();
+      }
+    }
+    expect(received).toEqual([{name: 'Mallory', role: 'admin'}, {}]);
+  },
+);
