@@ -1,5 +1,6 @@
 import {afterEach, describe, expect} from 'vitest';
-import {claim, samples, compileModule, nest, listen, memoryLogger} from '../../lib';
+import {claim, samples, compileModule, nest, listen, memoryLogger, fragment} from '../../lib';
+import {listeningScript, startChild, type ChildApp} from './_child-app';
 
 const {Module, Injectable, Controller, Scope, Inject} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -537,3 +538,245 @@ describe('#configuration-options limits', () => {
     },
   );
 });
+
+/** The page's OrdersService behind the test's OrdersController, with `listener` (TypeScript source) as a provider. */
+function ordersWith(listener: string, lang: 'ts' | 'js' = 'ts') {
+  return samples(page, {
+    lang,
+    files: {
+      ...missing(lang),
+      'test.listener': listener,
+      'test.module': `
+import { Module } from '@nestjs/common';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { OrdersController } from './orders.controller';
+import { OrdersService } from './orders.service';
+import * as listeners from './test.listener';
+@Module({
+  imports: [EventEmitterModule.forRoot()],
+  controllers: [OrdersController],
+  providers: [OrdersService, ...Object.values(listeners).filter((value) => typeof value === 'function')],
+})
+export class TestModule {}
+`,
+    },
+  });
+}
+
+const postOrder = (base: string, body: unknown = {customerEmail: 'alice@example.com', total: 42}) =>
+  fetch(`${base}/orders`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json'},
+    body: JSON.stringify(body),
+  });
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#dispatching-events`,
+    `a body that carries its own id does not replace the generated one, in the stored order nor in the event (${lang})`,
+    async () => {
+      const set = ordersWith(
+        `import { Injectable } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+export const heard: any[] = [];
+@Injectable() export class Heard { @OnEvent('order.created') on(event: any) { heard.push(event.orderId); } }`,
+      );
+      // The JS half of the service, behind the same controller and module.
+      const {OrdersService} = samples(page, {lang, files: missing(lang)}).require('orders.service');
+      const {TestModule} = set.require('test.module');
+      const {heard} = set.require('test.listener');
+      const {OrdersController} = set.require('orders.controller');
+      @Module({
+        imports: [EventEmitterModule.forRoot()],
+        controllers: [OrdersController],
+        providers: [
+          {provide: set.require('orders.service').OrdersService, useClass: OrdersService},
+          ...Object.values(set.require('test.listener')).filter((v) => typeof v === 'function'),
+        ],
+      })
+      class Root {}
+      const app = await NestFactory.create(lang === 'ts' ? TestModule : Root, {
+        logger: false,
+        abortOnError: false,
+      });
+      toClose.push(app);
+      const base = await listen(app);
+      expect(await (await postOrder(base)).json()).toMatchObject({id: 1});
+      const forged = await (
+        await postOrder(base, {id: 1, customerEmail: 'mallory@example.com', total: 1})
+      ).json();
+      expect(forged).toEqual({id: 2, customerEmail: 'mallory@example.com', total: 1});
+      expect(heard).toEqual([1, 2]);
+    },
+  );
+}
+
+describe('#errors-in-listeners', () => {
+  const children: ChildApp[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) await child.stop('SIGKILL');
+  });
+  const startOrders = async (set: {dir: string}) => {
+    const child = startChild(set.dir, 'main.js', listeningScript('test.module.js', 'TestModule'), {
+      NO_COLOR: '1',
+    });
+    children.push(child);
+    const [, base] = await child.waitFor(/READY (\S+)/);
+    return {child, base};
+  };
+  const failing = (decorator: string, method: string) => `
+import { Injectable } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+@Injectable()
+export class FailingListener {
+  ${decorator}
+  ${method}
+}
+`;
+
+  claim.failure(
+    `${page}#errors-in-listeners`,
+    'a plain listener that throws makes emit() throw: POST /orders answers 500, yet the order was stored (the next one gets id 2)',
+    async () => {
+      const set = ordersWith(
+        failing(
+          "@OnEvent('order.created')",
+          "sendConfirmation() { throw new Error('mail server down'); }",
+        ),
+      );
+      const app = await NestFactory.create(set.require('test.module').TestModule, {
+        logger: false,
+        abortOnError: false,
+      });
+      toClose.push(app);
+      const base = await listen(app);
+      const first = await postOrder(base);
+      expect([first.status, await first.json()]).toEqual([
+        500,
+        {statusCode: 500, message: 'Internal server error'},
+      ]);
+      app.get(EventEmitter2).removeAllListeners('order.created');
+      expect(await (await postOrder(base)).json()).toMatchObject({id: 2});
+    },
+  );
+
+  for (const [what, decorator, method] of [
+    [
+      'an async listener without options',
+      "@OnEvent('order.created')",
+      "async sendConfirmation() { throw new Error('mail server down'); }",
+    ],
+    [
+      'a listener with { async: true }',
+      "@OnEvent('order.created', { async: true })",
+      "sendConfirmation() { throw new Error('mail server down'); }",
+    ],
+    [
+      'an async listener with { async: true, promisify: true }',
+      "@OnEvent('order.created', { async: true, promisify: true })",
+      "async sendConfirmation() { throw new Error('mail server down'); }",
+    ],
+  ] as const) {
+    claim.failure(
+      `${page}#errors-in-listeners`,
+      `${what} that throws ends the process with exit code 1`,
+      async () => {
+        const {child, base} = await startOrders(ordersWith(failing(decorator, method)));
+        await postOrder(base).catch(() => undefined);
+        expect(await child.exited()).toEqual({code: 1, signal: null});
+        expect(child.output()).toContain('Error: mail server down');
+      },
+    );
+  }
+
+  claim(
+    `${page}#errors-in-listeners`,
+    'with emitAsync() awaited, the listener error rejects its promise and reaches the emitting code',
+    async () => {
+      const {FailingListener} = compileModule<any>(
+        failing(
+          "@OnEvent('order.created')",
+          "async sendConfirmation() { throw new Error('mail server down'); }",
+        ),
+      );
+      const app = await boot([EventEmitterModule.forRoot()], [FailingListener]);
+      await expect(app.get(EventEmitter2).emitAsync('order.created', {})).rejects.toThrow(
+        'mail server down',
+      );
+    },
+  );
+
+  for (const lang of ['ts', 'js'] as const) {
+    claim.failure(
+      `${page}#errors-in-listeners`,
+      `the page's OrderMailListener with a mail service that fails: the order is created (201), the error is logged, the process stays up (${lang})`,
+      async () => {
+        const set = samples(page, {
+          lang,
+          files: {
+            ...missing(lang),
+            // The reader's own mail service, here one whose server is down.
+            'mail.service': `
+const { Injectable } = require('@nestjs/common');
+class MailService {
+  async sendConfirmation() { throw new Error('mail server down'); }
+}
+exports.MailService = Injectable()(MailService) || MailService;
+`,
+            'test.module': `
+const { Module } = require('@nestjs/common');
+const { EventEmitterModule } = require('@nestjs/event-emitter');
+const { OrdersController } = require('./orders.controller');
+const { OrdersService } = require('./orders.service');
+const { OrderMailListener } = require('./order-mail.listener');
+const { MailService } = require('./mail.service');
+class TestModule {}
+Module({
+  imports: [EventEmitterModule.forRoot()],
+  controllers: [OrdersController],
+  providers: [OrdersService, OrderMailListener, MailService],
+})(TestModule);
+exports.TestModule = TestModule;
+`,
+          },
+        });
+        const {child, base} = await startOrders(set);
+        const created = await postOrder(base);
+        expect(created.status).toBe(201);
+        await child.waitFor(/OrderMailListener\] Order 1: confirmation not sent: mail server down/);
+        expect(await child.exited(500)).toBeNull();
+        expect((await postOrder(base)).status).toBe(201);
+      },
+    );
+  }
+});
+
+claim(
+  `${page}#listening-to-events`,
+  "the page's array listener ['order', 'created'] receives order.created with wildcard: true; without it the name becomes 'order,created' and order.created never arrives",
+  async () => {
+    const method = fragment(page, 'listening-to-events', "@OnEvent(['order', 'created'])").value;
+    const {ArrayListener, heard} = compileModule<any>(`
+import { Injectable, Logger } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+export const heard: string[] = [];
+@Injectable()
+export class ArrayListener {
+  logger = { log: (line: string) => heard.push(line) };
+  ${method}
+}
+`);
+    const event = {orderId: 1, customerEmail: 'alice@example.com', total: 42};
+    for (const wildcard of [true, false]) {
+      heard.length = 0;
+      const app = await boot([EventEmitterModule.forRoot({wildcard})], [ArrayListener]);
+      const emitter = app.get(EventEmitter2);
+      expect(emitter.emit('order.created', event), `wildcard: ${wildcard}`).toBe(wildcard);
+      expect(heard).toEqual(wildcard ? ['Sending a confirmation to alice@example.com'] : []);
+      if (!wildcard) {
+        expect(emitter.emit('order,created', event)).toBe(true);
+        expect(heard).toHaveLength(1);
+      }
+    }
+  },
+);
