@@ -425,3 +425,122 @@ claim(
     }
   },
 );
+
+/** Collects the unhandled rejections that happen while `fn` runs (an async listener that threw). */
+async function rejectionsDuring(fn: () => Promise<void>): Promise<unknown[]> {
+  const failures: unknown[] = [];
+  const onRejection = (reason: unknown) => failures.push(reason);
+  process.on('unhandledRejection', onRejection);
+  try {
+    await fn();
+    await new Promise((r) => setTimeout(r, 50));
+  } finally {
+    process.off('unhandledRejection', onRejection);
+  }
+  return failures;
+}
+
+claim.abuse(
+  `${page}#example-an-in-memory-transporter`,
+  "a message that is not JSON on the request channel is logged and dropped by the page's LocalServer, which goes on answering",
+  async () => {
+    const {app, bus, set} = await localApp();
+    const {LocalClient} = set.require('local.client');
+    const client = new LocalClient({bus});
+    const errors: string[] = [];
+    const server = (app as any).server;
+    server.logger = {error: (message: string) => errors.push(message)};
+    try {
+      const failures = await rejectionsDuring(async () => {
+        bus.emit('local:requests', 'not json');
+        bus.emit('local:requests', '');
+        expect(await lastValueFrom(client.send({cmd: 'sum'}, [1, 2]))).toBe(3);
+      });
+      expect(failures).toEqual([]);
+      expect(errors).toHaveLength(2);
+      expect(errors[0]).toMatch(/^Dropped a message that could not be read: Unexpected token/);
+    } finally {
+      client.close();
+      await app.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#example-an-in-memory-transporter`,
+  "a reply that is not JSON is dropped by the page's LocalClient: no unhandled rejection, and the real reply still arrives",
+  async () => {
+    const {app, bus, set} = await localApp();
+    const {LocalClient} = set.require('local.client');
+    const client = new LocalClient({bus});
+    try {
+      const failures = await rejectionsDuring(async () => {
+        await client.connect();
+        bus.emit('local:replies', '{broken');
+        expect(await lastValueFrom(client.send({cmd: 'sum'}, [2, 2]))).toBe(4);
+      });
+      expect(failures).toEqual([]);
+    } finally {
+      client.close();
+      await app.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#the-handler-map`,
+  'a packet without a pattern: as a request it gets the "No handler" error reply, as an event it is logged by handleEvent(); the server keeps running',
+  async () => {
+    const {app, bus} = await localApp();
+    const server = (app as any).server;
+    const errors: string[] = [];
+    server.logger = {error: (message: string) => errors.push(message)};
+    const replies: any[] = [];
+    bus.on('local:replies', (raw: string) => replies.push(JSON.parse(raw)));
+    try {
+      bus.emit('local:requests', JSON.stringify({data: 1, id: 'no-pattern'}));
+      bus.emit('local:requests', JSON.stringify({data: 1}));
+      await until(() => replies.length === 1 && errors.length === 1);
+      expect(replies[0]).toEqual({
+        id: 'no-pattern',
+        err: 'No handler for pattern undefined',
+        isDisposed: true,
+      });
+      expect(errors[0]).toBe(
+        'There is no matching event handler defined in the remote service. Event pattern: undefined.',
+      );
+    } finally {
+      await app.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#example-an-in-memory-transporter`,
+  'with no LocalServer listening, a LocalClient request never gets a reply; the timeout operator ends the wait',
+  async () => {
+    const set = samples(page, {
+      files: {
+        'json.serializer': fragment(page, 'message-serialization', 'class JsonSerializer').value,
+      },
+    });
+    const {LocalClient} = set.require('local.client');
+    const client = new LocalClient({bus: new EventEmitter()});
+    const {timeout} = nest('rxjs/operators');
+    try {
+      const settled: string[] = [];
+      lastValueFrom(client.send({cmd: 'sum'}, [1])).then(
+        () => settled.push('value'),
+        () => settled.push('error'),
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      expect(settled).toEqual([]);
+      const error: any = await lastValueFrom(
+        client.send({cmd: 'sum'}, [1]).pipe(timeout(200)),
+      ).catch((e: unknown) => e);
+      expect(error.name).toBe('TimeoutError');
+    } finally {
+      client.close();
+    }
+  },
+);
