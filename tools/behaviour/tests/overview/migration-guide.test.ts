@@ -12,6 +12,8 @@ import {
   freePort,
   service,
   applyEdits,
+  expectOutput,
+  typeErrors,
 } from '../../lib';
 import {start, call, onClose} from './_support';
 
@@ -201,7 +203,7 @@ claim(
 
 claim(
   `${page}#httphealthindicator-needs-httpmodule-from-nestjsaxios`,
-  `with HttpModule from @nestjs/axios the page's health endpoint reports the ping; without it pingCheck() fails with the "HttpService is not available" message`,
+  `with HttpModule from @nestjs/axios the page's health endpoint reports the ping; without it the endpoint answers a plain 500 and the "HttpService is not available" message only reaches the log`,
   async () => {
     const target = createServer((_req, res) => res.end('ok'));
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
@@ -222,12 +224,21 @@ claim(
     const {HealthController} = set.require('health/health.controller');
     @Module({imports: [TerminusModule], controllers: [HealthController]})
     class WithoutHttpModule {}
+    const memory = memoryLogger();
     const {app, base: bare} = await start(WithoutHttpModule, {
       options: {abortOnError: false},
-      logger: memoryLogger().logger,
+      logger: memory.logger,
     });
     const failed = await call(bare, 'GET', '/health');
     expect(failed.status).toBe(500);
+    expectOutput(page, 'terminus-without-httpmodule', failed.text);
+    // The message only reaches the server log.
+    expect(failed.text).not.toContain('HttpService');
+    expect(
+      memory.lines.some(
+        (line) => line.level === 'error' && line.message.includes('"HttpService" is not available'),
+      ),
+    ).toBe(true);
     await expect((await app.resolve(HttpHealthIndicator)).pingCheck('docs', url)).rejects.toThrow(
       'It seems like "HttpService" is not available in the current context. Are you sure you imported the HttpModule from the @nestjs/axios package?',
     );
@@ -826,5 +837,161 @@ claim(
     });
     expect((await call(base, 'GET', '/cats', {headers: {'x-cats-version': '2'}})).text).toBe('v2');
     expect((await call(base, 'GET', '/cats')).text).toBe('neutral');
+  },
+);
+
+// Review 4: test mocks under the old token, the microservice listen() callback, string tokens for class
+// providers, and errors with a statusCode.
+
+claim.failure(
+  `${page}#http-module`,
+  `a unit test that provides its mock under the @nestjs/common HttpService token fails loudly: compile() rejects for CatFactsService`,
+  async () => {
+    const {CatFactsService} = compileModule(
+      fragment(page, 'rxjs-7', 'CatFactsService').value,
+      'cat-facts-service',
+    );
+    const {Test} = nest('@nestjs/testing');
+    const builder = Test.createTestingModule({
+      providers: [CatFactsService, {provide: common.HttpService, useValue: {get: () => 'mocked'}}],
+    }).setLogger({log() {}, error() {}, warn() {}, debug() {}, verbose() {}});
+    await expect(builder.compile()).rejects.toThrow(
+      "Nest can't resolve dependencies of the CatFactsService (?)",
+    );
+  },
+);
+
+claim(
+  `${page}#deprecated-async-listen-methods`,
+  `INestMicroservice.listen() takes no argument in Nest 8: a callback is a type error (Expected 0 arguments, but got 1)`,
+  () => {
+    const snippet = fragment(page, 'deprecated-async-listen-methods', 'createMicroservice').value;
+    expect(snippet).toContain('await app.listen();');
+    const errors = typeErrors({
+      main: `
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MicroserviceOptions, Transport } from '@nestjs/microservices';
+@Module({})
+class AppModule {}
+async function bootstrap() {
+  const app = await NestFactory.createMicroservice<MicroserviceOptions>(AppModule, {
+    transport: Transport.TCP,
+  });
+  app.listen(() => console.log('Microservice is listening'));
+}
+bootstrap();
+`,
+    });
+    expect(errors.map((e) => [e.code, e.message])).toEqual([
+      ['TS2554', 'Expected 0 arguments, but got 1.'],
+    ]);
+  },
+);
+
+claim.failure(
+  `${page}#deprecated-async-listen-methods`,
+  `in JavaScript, a callback given to a microservice's listen() is never called, although the microservice serves messages`,
+  async () => {
+    @Controller()
+    class Ping {
+      @(nest('@nestjs/microservices').MessagePattern('ping'))
+      ping() {
+        return 'pong';
+      }
+    }
+    @Module({controllers: [Ping]})
+    class AppModule {}
+    const port = await freePort();
+    const app = await NestFactory.createMicroservice(AppModule, {
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port},
+      logger: false,
+    });
+    onClose(() => app.close());
+    let called = false;
+    await (app as any).listen(() => {
+      called = true;
+    });
+    const client = nest('@nestjs/microservices').ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: {host: '127.0.0.1', port},
+    });
+    onClose(async () => client.close());
+    expect(await rxjs.lastValueFrom(client.send('ping', {}))).toBe('pong');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(called).toBe(false);
+  },
+);
+
+claim.failure(
+  `${page}#providers-are-keyed-by-class`,
+  `app.get('TasksService') with the class name as a string throws UnknownElementException; app.get(TasksService) finds it`,
+  async () => {
+    @common.Injectable()
+    class TasksService {}
+    @Module({providers: [TasksService]})
+    class AppModule {}
+    const app = await NestFactory.createApplicationContext(AppModule, {logger: false});
+    try {
+      expect(() => app.get('TasksService')).toThrow('Nest could not find TasksService element');
+      expect(app.get(TasksService)).toBeInstanceOf(TasksService);
+    } finally {
+      await app.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#providers-are-keyed-by-class`,
+  `@Inject('CatsService') for a class provider stops the application at startup; { provide: 'CatsService', useClass } makes the string token work`,
+  async () => {
+    @common.Injectable()
+    class CatsService {}
+    @common.Injectable()
+    class CatsConsumer {
+      constructor(@common.Inject('CatsService') readonly cats: CatsService) {}
+    }
+    @Module({providers: [CatsService, CatsConsumer]})
+    class AppModule {}
+    const error = await NestFactory.createApplicationContext(AppModule, {
+      logger: false,
+      abortOnError: false,
+    }).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expectOutput(page, 'string-token-error', String(error?.message).split('\n')[0]);
+    @Module({providers: [{provide: 'CatsService', useClass: CatsService}, CatsConsumer]})
+    class Explicit {}
+    const app = await NestFactory.createApplicationContext(Explicit, {logger: false});
+    expect(app.get(CatsConsumer).cats).toBeInstanceOf(CatsService);
+    await app.close();
+  },
+);
+
+claim.abuse(
+  `${page}#errors-with-a-status-code`,
+  `an SDK error with a statusCode and a message reaches the client with that status and message through the built-in filter`,
+  async () => {
+    @Controller('cats')
+    class CatsController {
+      @Get('photo')
+      photo() {
+        throw Object.assign(
+          new Error('The AWS Access Key Id AKIAEXAMPLE123 does not exist in our records.'),
+          {statusCode: 403},
+        );
+      }
+    }
+    const {base} = await start([CatsController]);
+    const reply = await call(base, 'GET', '/cats/photo');
+    expect([reply.status, reply.json()]).toEqual([
+      403,
+      {
+        statusCode: 403,
+        message: 'The AWS Access Key Id AKIAEXAMPLE123 does not exist in our records.',
+      },
+    ]);
   },
 );
