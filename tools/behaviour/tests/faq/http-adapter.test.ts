@@ -181,3 +181,90 @@ claim(
     await app.close();
   },
 );
+
+/** The page's filter as the global filter of an app whose routes fail in different ways. */
+async function failingApp(logger: unknown) {
+  const {Controller, Get, Post, Body, UsePipes, ValidationPipe} = nest('@nestjs/common');
+  const {IsString} = nest('class-validator');
+  const {AllExceptionsFilter} = compileModule(
+    fragment(page, 'adapter-pattern', 'class AllExceptionsFilter').value,
+    'all-exceptions-failing',
+  );
+  class CreateCatDto {
+    @IsString()
+    name!: string;
+  }
+  @Controller('cats')
+  class CatsController {
+    @Get()
+    findAll() {
+      throw new Error(
+        'password authentication failed for user "cats_admin" (postgres://cats_admin:hunter2@db:5432/cats)',
+      );
+    }
+    @Post()
+    @UsePipes(new ValidationPipe())
+    create(@Body() cat: CreateCatDto) {
+      return cat;
+    }
+  }
+  @Module({
+    controllers: [CatsController],
+    providers: [{provide: APP_FILTER, useClass: AllExceptionsFilter}],
+  })
+  class AppModule {}
+  const app = await NestFactory.create(AppModule, {logger, abortOnError: false});
+  return {app, base: await listen(app)};
+}
+
+claim.abuse(
+  `${page}#adapter-pattern`,
+  "an error whose message holds a connection string and password: the client's 500 body has only statusCode, path and timestamp",
+  async () => {
+    const {app, base} = await failingApp(false);
+    const response = await fetch(`${base}/cats`);
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toMatch(/hunter2|cats_admin|postgres/);
+    expect(Object.keys(JSON.parse(text)).sort()).toEqual(['path', 'statusCode', 'timestamp']);
+    await app.close();
+  },
+);
+
+claim.failure(
+  `${page}#adapter-pattern`,
+  "a service that fails (the database refuses the login): the filter logs the error's stack at the error level, so the 500 does not go unnoticed",
+  async () => {
+    const {memoryLogger} = await import('../../lib');
+    const logs = memoryLogger();
+    const {app, base} = await failingApp(logs.logger);
+    await fetch(`${base}/cats`);
+    const errors = logs.lines.filter((line) => line.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0].context).toBe('AllExceptionsFilter');
+    expect(errors[0].message).toMatch(
+      /^Error: password authentication failed for user "cats_admin"/,
+    );
+    expect(errors[0].message).toContain('at CatsController.findAll');
+    await app.close();
+  },
+);
+
+claim(
+  `${page}#adapter-pattern`,
+  'a ValidationPipe rejection passes the filter as a bare 400: no message array, nothing logged',
+  async () => {
+    const {memoryLogger} = await import('../../lib');
+    const logs = memoryLogger();
+    const {app, base} = await failingApp(logs.logger);
+    const response = await fetch(`${base}/cats`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json'},
+      body: JSON.stringify({name: 7}),
+    });
+    expect(response.status).toBe(400);
+    expect(Object.keys(await response.json()).sort()).toEqual(['path', 'statusCode', 'timestamp']);
+    expect(logs.lines.filter((line) => line.level === 'error')).toEqual([]);
+    await app.close();
+  },
+);
