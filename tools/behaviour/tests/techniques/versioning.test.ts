@@ -426,3 +426,77 @@ claim(
     await micro.close();
   },
 );
+
+@Controller('dogs')
+class DogsController {
+  @Get()
+  findAll() {
+    return 'All dogs';
+  }
+}
+
+claim.abuse(
+  `${page}#header-versioning`,
+  'a request without the header, or with the header sent twice (joined into "1, 2"), reaches no versioned route: 404 on Express and Fastify',
+  async () => {
+    for (const platform of ['express', 'fastify'] as Platform[]) {
+      const base = await start(
+        [CatsControllerV1, CatsControllerV2, HealthController],
+        optionsFrom('header-versioning', "header: 'X-API-Version'"),
+        platform,
+      );
+      expect((await text(base, '/cats'))[0], platform).toBe(404);
+      const twice = await fetch(`${base}/cats`, {
+        headers: [
+          ['X-API-Version', '1'],
+          ['X-API-Version', '2'],
+        ],
+      });
+      expect(twice.status, platform).toBe(404);
+      expect(await text(base, '/health')).toEqual([200, '{"status":"ok"}']);
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#default-version`,
+  "a client that leaves the header out gets 404 even with defaultVersion: '1'; with the page's [VERSION_NEUTRAL, '1'] the controllers without a version answer it",
+  async () => {
+    const code = fragment(page, 'default-version', 'defaultVersion: [VERSION_NEUTRAL').value;
+    const match = /enableVersioning\((\{[\s\S]*?\})\);/.exec(code)!;
+    const neutralDefault = new Function(
+      'VersioningType',
+      'VERSION_NEUTRAL',
+      `return (${match[1]});`,
+    )(VersioningType, VERSION_NEUTRAL);
+    const plain = await start([CatsControllerV2, DogsController], {
+      type: VersioningType.HEADER,
+      header: 'X-API-Version',
+      defaultVersion: '1',
+    });
+    expect((await text(plain, '/dogs'))[0]).toBe(404);
+    expect(await text(plain, '/dogs', {'X-API-Version': '1'})).toEqual([200, 'All dogs']);
+    const neutral = await start([CatsControllerV2, DogsController], neutralDefault);
+    expect(await text(neutral, '/dogs')).toEqual([200, 'All dogs']);
+    expect(await text(neutral, '/dogs', {'X-API-Version': '1'})).toEqual([200, 'All dogs']);
+    expect(await text(neutral, '/cats', {'X-API-Version': '2'})).toEqual([
+      200,
+      'All cats, version 2 format',
+    ]);
+    expect((await text(neutral, '/cats'))[0]).toBe(404);
+  },
+);
+
+claim.abuse(
+  `${page}#uri-versioning`,
+  'an upper-case version segment or a trailing slash (/V1/cats, /v1/cats/) reaches version 1 on Express and is 404 on Fastify',
+  async () => {
+    const options = optionsFrom('uri-versioning', 'VersioningType.URI,\n  });');
+    const express = await start([CatsControllerV1], options, 'express');
+    const fastify = await start([CatsControllerV1], options, 'fastify');
+    for (const path of ['/V1/cats', '/v1/cats/']) {
+      expect(await text(express, path)).toEqual([200, 'All cats, version 1 format']);
+      expect((await text(fastify, path))[0]).toBe(404);
+    }
+  },
+);
