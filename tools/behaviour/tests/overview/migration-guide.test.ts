@@ -995,3 +995,44 @@ claim.abuse(
     ]);
   },
 );
+
+/** Connects with socket.io-client over the websocket transport only, announcing `origin`; resolves 'connected' or the error. */
+function connectOverWebSocket(base: string, origin: string): Promise<string> {
+  const {io} = nest('socket.io-client');
+  const socket = io(base, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    extraHeaders: {origin},
+  });
+  onClose(async () => void socket.close());
+  return new Promise((resolve) => {
+    socket.once('connect', () => resolve('connected'));
+    socket.once('connect_error', (error: Error) => resolve(`refused: ${error.message}`));
+  });
+}
+
+claim.abuse(
+  `${page}#socketio-v4`,
+  `the gateway's cors option does not stop a WebSocket-transport connection from https://evil.example; allowRequest checking the Origin header does`,
+  async () => {
+    const {EventsGateway} = compileModule(
+      fragment(page, 'socketio-v4', '@WebSocketGateway(').value,
+      'events-gateway-origin',
+    );
+    @Module({providers: [EventsGateway]})
+    class WithGatewayCors {}
+    const {base} = await start(WithGatewayCors);
+    expect(await connectOverWebSocket(base, 'https://evil.example')).toBe('connected');
+
+    const {Checked} = compileModule(
+      `${fragment(page, 'socketio-v4', 'allowRequest').value}\nexport { EventsGateway as Checked };`,
+      'events-gateway-checked',
+    );
+    @Module({providers: [Checked]})
+    class WithOriginCheck {}
+    const checked = await start(WithOriginCheck);
+    expect(await connectOverWebSocket(checked.base, 'https://evil.example')).toMatch(/^refused/);
+    expect(await connectOverWebSocket(checked.base, 'https://cats.example.com')).toBe('connected');
+  },
+);
