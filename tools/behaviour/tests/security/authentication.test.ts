@@ -291,6 +291,42 @@ describe('the JWT flow of "Protecting routes"', () => {
   );
 
   claim.abuse(
+    `${page}#built-in-passport-guards`,
+    'credentials in the query string: LocalAuthGuard answers 400 before the strategy runs',
+    async () => {
+      const url = `${base}/auth/login?username=alice&password=wonderland`;
+      const refused = await fetch(url, {method: 'POST'});
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).message).toBe('Send the credentials in the request body');
+      expect(
+        (await post(`${base}/auth/login?password=x`, {username: 'alice', password: 'wonderland'}))
+          .status,
+      ).toBe(400);
+      // The bare guard is tried in the last claim of the file: Passport keeps one strategy per name
+      // for the whole process, and another app's LocalStrategy would replace this app's.
+    },
+  );
+
+  claim.abuse(
+    `${page}#jwt-functionality`,
+    'extra fields in the login body (userId, sub, isAdmin) do not reach the token: it carries the stored user only',
+    async () => {
+      const {access_token} = await (
+        await post(`${base}/auth/login`, {
+          username: 'bob',
+          password: 'builder',
+          userId: 1,
+          sub: 1,
+          isAdmin: true,
+        })
+      ).json();
+      const payload = JSON.parse(Buffer.from(access_token.split('.')[1], 'base64url').toString());
+      expect(payload).toMatchObject({username: 'bob', sub: 2});
+      expect(payload.isAdmin).toBeUndefined();
+    },
+  );
+
+  claim.abuse(
     `${page}#protecting-routes`,
     "a second user: bob's token gives bob's profile, never alice's, even when both call at once",
     async () => {
@@ -335,6 +371,155 @@ describe('the JWT flow of "Protecting routes"', () => {
         expect(await response.json()).toEqual({userId: 2, username: 'bob'});
       } finally {
         users.splice(index, 0, bob);
+      }
+    },
+  );
+});
+
+describe('tokens the login route never issued, and the refresh strategy of "Customize Passport"', () => {
+  const refreshSource = fragment(
+    page,
+    'customize-passport',
+    "PassportStrategy(Strategy, 'jwt-refresh')",
+  ).value;
+  const refreshSecret = `${testSecret}-refresh`;
+  async function start(refresh: string | undefined) {
+    const saved = process.env.REFRESH_TOKEN_SECRET;
+    if (refresh === undefined) delete process.env.REFRESH_TOKEN_SECRET;
+    else process.env.REFRESH_TOKEN_SECRET = refresh;
+    try {
+      const set = samples(page, {
+        under: 'protecting-routes',
+        edit: withJwtStrategy,
+        files: {
+          'auth/constants': constants,
+          'refresh-jwt.strategy': refreshSource,
+          'app.module': `
+import { Controller, Module, Post, Request, UseGuards } from '@nestjs/common';
+import { AuthGuard } from '@nestjs/passport';
+import { AuthModule } from './auth/auth.module';
+import { AppController } from './app.controller';
+import { RefreshJwtStrategy } from './refresh-jwt.strategy';
+@Controller()
+class RefreshController {
+  @UseGuards(AuthGuard('jwt-refresh')) @Post('auth/refresh') refresh(@Request() req) { return req.user; }
+}
+@Module({ imports: [AuthModule], controllers: [AppController, RefreshController], providers: [RefreshJwtStrategy] })
+export class AppModule {}
+`,
+        },
+      });
+      const app = await NestFactory.create(set.require('app.module').AppModule, {
+        logger: false,
+        abortOnError: false,
+      });
+      return {app, base: await listen(app)};
+    } finally {
+      if (saved === undefined) delete process.env.REFRESH_TOKEN_SECRET;
+      else process.env.REFRESH_TOKEN_SECRET = saved;
+    }
+  }
+  const sign = (payload: object, secret: string, options?: object) =>
+    nest('jsonwebtoken').sign(payload, secret, options);
+
+  claim.abuse(
+    `${page}#jwt-functionality`,
+    'a token without exp (signed without expiresIn) is accepted by the JWT strategy, whenever it is sent',
+    async () => {
+      const {app, base} = await start(refreshSecret);
+      try {
+        const forever = sign({username: 'alice', sub: 1, iat: 946684800}, testSecret);
+        const response = await fetch(`${base}/profile`, {
+          headers: {authorization: `Bearer ${forever}`},
+        });
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({userId: 1, username: 'alice'});
+      } finally {
+        await app.close();
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#customize-passport`,
+    'one secret for both kinds: a refresh token signed with JWT_SECRET opens /profile; the access token is refused by the jwt-refresh strategy, which has its own secret',
+    async () => {
+      const {app, base} = await start(refreshSecret);
+      try {
+        const refreshLike = sign({sub: 1}, testSecret, {expiresIn: '7d'});
+        const profile = await fetch(`${base}/profile`, {
+          headers: {authorization: `Bearer ${refreshLike}`},
+        });
+        expect(profile.status).toBe(200);
+        expect(await profile.json()).toEqual({userId: 1});
+        const {access_token} = await (
+          await post(`${base}/auth/login`, {username: 'alice', password: 'wonderland'})
+        ).json();
+        expect((await post(`${base}/auth/refresh`, {refreshToken: access_token})).status).toBe(401);
+        const refresh = sign({sub: 1}, refreshSecret, {expiresIn: '7d'});
+        const refreshed = await post(`${base}/auth/refresh`, {refreshToken: refresh});
+        expect(refreshed.status).toBe(201);
+        expect(await refreshed.json()).toEqual({userId: 1});
+      } finally {
+        await app.close();
+      }
+    },
+  );
+
+  claim.failure(
+    `${page}#customize-passport`,
+    'REFRESH_TOKEN_SECRET missing: the application does not start, with "JwtStrategy requires a secret or key"',
+    async () => {
+      await expect(start(undefined)).rejects.toThrow('JwtStrategy requires a secret or key');
+    },
+  );
+});
+
+describe('the login route when things go wrong', () => {
+  claim.failure(
+    `${page}#local-strategy`,
+    "the user store fails (findOne() rejects, as a database that is down does): login answers 500 Internal server error, without the error's text",
+    async () => {
+      const set = samples(page, {
+        under: 'login-route',
+        edit: {
+          'users/users.service': [
+            [
+              'return this.users.find((user) => user.username === username);',
+              "throw new Error('connect ECONNREFUSED 10.0.0.5:5432 (users database)');",
+            ],
+          ],
+        },
+        files: {'app.module': appModule},
+      });
+      const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
+      try {
+        const response = await post(`${await listen(app)}/auth/login`, {
+          username: 'alice',
+          password: 'wonderland',
+        });
+        expect(response.status).toBe(500);
+        expect(await response.json()).toEqual({statusCode: 500, message: 'Internal server error'});
+      } finally {
+        await app.close();
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#login-route`,
+    'a login body above 100 kB (a huge password) is refused with 413 before the strategy runs',
+    async () => {
+      const set = samples(page, {under: 'login-route', files: {'app.module': appModule}});
+      const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
+      try {
+        const response = await post(`${await listen(app)}/auth/login`, {
+          username: 'alice',
+          password: 'x'.repeat(200_000),
+        });
+        expect(response.status).toBe(413);
+      } finally {
+        await app.close();
       }
     },
   );
@@ -437,7 +622,6 @@ claim(
       files: {
         'auth/constants': constants,
         'users/users.module': ts.sources.get('users/users.module')!,
-        'auth/local-auth.guard': ts.sources.get('auth/local-auth.guard')!,
         'auth/jwt-auth.guard': ts.sources.get('auth/jwt-auth.guard')!,
         'auth/auth.module': ts.sources
           .get('auth/auth.module')!
@@ -1133,6 +1317,18 @@ ${logout}
 
   claim.abuse(
     `${page}#customize-passport`,
+    'the session cookie is HttpOnly and SameSite=Lax, so browsers keep it from scripts and from background requests of other sites',
+    async () => {
+      const line = ((await login(base)).headers as any)
+        .getSetCookie()
+        .find((text: string) => text.startsWith('connect.sid='));
+      expect(line).toMatch(/; HttpOnly/);
+      expect(line).toMatch(/; SameSite=Lax/);
+    },
+  );
+
+  claim.abuse(
+    `${page}#customize-passport`,
     'session fixation: a login that arrives with an existing session cookie gets a new session id, and the old id opens nothing',
     async () => {
       const planted = cookieOf(await login(base));
@@ -1277,6 +1473,52 @@ void AuthModuleOptions;
       expect((await fetch(`${base}/member`)).status).toBe(401);
     } finally {
       await app.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#built-in-passport-guards`,
+  "what LocalAuthGuard's check prevents: the bare AuthGuard('local') of \"Login route\" logs alice in from credentials in the URL",
+  async () => {
+    const bare = samples(page, {under: 'login-route', files: {'app.module': appModule}});
+    const app = await NestFactory.create(bare.require('app.module').AppModule, {logger: false});
+    try {
+      const response = await fetch(
+        `${await listen(app)}/auth/login?username=alice&password=wonderland`,
+        {method: 'POST'},
+      );
+      expect(response.status).toBe(201);
+      expect(await response.json()).toEqual({userId: 1, username: 'alice'});
+    } finally {
+      await app.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#request-scoped-strategies`,
+  "two applications in one process: the one created last replaces the other's LocalStrategy, so the first checks passwords against the second one's users",
+  async () => {
+    const first = samples(page, {under: 'login-route', files: {'app.module': appModule}});
+    const second = samples(page, {
+      under: 'login-route',
+      edit: {'users/users.service': [["password: 'builder'", "password: 'second-app'"]]},
+      files: {'app.module': appModule},
+    });
+    const one = await NestFactory.create(first.require('app.module').AppModule, {logger: false});
+    const two = await NestFactory.create(second.require('app.module').AppModule, {logger: false});
+    try {
+      const base = await listen(one);
+      await listen(two);
+      const login = (password: string) => post(`${base}/auth/login`, {username: 'bob', password});
+      expect((await login('builder')).status).toBe(401);
+      expect((await login('second-app')).status).toBe(201);
+      await two.close();
+      expect((await login('second-app')).status).toBe(201);
+    } finally {
+      await one.close();
+      await two.close();
     }
   },
 );
