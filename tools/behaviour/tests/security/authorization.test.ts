@@ -207,6 +207,83 @@ claim.abuse(
   },
 );
 
+claim.abuse(
+  `${page}#basic-rbac-implementation`,
+  '@Roles(Role.Admin) without RolesGuard bound anywhere protects nothing: a plain user creates the cat',
+  async () => {
+    const call = await rbacApp('ts', 'route', [
+      ['@UseGuards(FakeAuthGuard, RolesGuard)', '@UseGuards(FakeAuthGuard)'],
+    ]);
+    expect((await call('bob')).status).toBe(201);
+  },
+);
+
+claim.abuse(
+  `${page}#basic-rbac-implementation`,
+  "behind the authentication chapter's JwtAuthGuard, whose user has no roles, a @Roles() route answers 403 even to a valid token",
+  async () => {
+    const authPage = 'docs/security/authentication.md';
+    process.env.JWT_SECRET = 'authorization-tests-0123456789abcdef0123456789';
+    const roles = samples(page, {files: {'role.enum': roleEnum}});
+    const set = samples(authPage, {
+      under: 'protecting-routes',
+      edit: {
+        'auth/auth.module': [
+          [
+            'providers: [AuthService, LocalStrategy]',
+            'providers: [AuthService, LocalStrategy, JwtStrategy]',
+          ],
+          [
+            "import { LocalStrategy } from './local.strategy';",
+            "import { LocalStrategy } from './local.strategy';\nimport { JwtStrategy } from './jwt.strategy';",
+          ],
+        ],
+      },
+      files: {
+        'auth/constants': fragment(authPage, 'jwt-functionality', 'export const jwtConstants')
+          .value,
+        'role.enum': roleEnum,
+        'roles.decorator': roles.sources.get('roles.decorator')!,
+        'roles.guard': roles.sources.get('roles.guard')!,
+        'app.module': `
+import { Controller, Get, Module, UseGuards } from '@nestjs/common';
+import { AuthModule } from './auth/auth.module';
+import { AppController } from './app.controller';
+import { JwtAuthGuard } from './auth/jwt-auth.guard';
+import { Role } from './role.enum';
+import { Roles } from './roles.decorator';
+import { RolesGuard } from './roles.guard';
+@Controller('admin')
+@UseGuards(JwtAuthGuard, RolesGuard)
+class AdminController {
+  @Get() @Roles(Role.Admin) dashboard() { return 'dashboard'; }
+}
+@Module({ imports: [AuthModule], controllers: [AppController, AdminController] })
+export class AppModule {}
+`,
+      },
+    });
+    const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
+    close = () => app.close();
+    const base = await listen(app);
+    const {access_token} = await (
+      await fetch(`${base}/auth/login`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify({username: 'alice', password: 'wonderland'}),
+      })
+    ).json();
+    const profile = await fetch(`${base}/profile`, {
+      headers: {authorization: `Bearer ${access_token}`},
+    });
+    expect(await profile.json()).toEqual({userId: 1, username: 'alice'});
+    const response = await fetch(`${base}/admin`, {
+      headers: {authorization: `Bearer ${access_token}`},
+    });
+    expect(response.status).toBe(403);
+  },
+);
+
 claim(
   `${page}#basic-rbac-implementation`,
   'getAllAndOverride(): a @Roles() on the method replaces the one on the controller',
