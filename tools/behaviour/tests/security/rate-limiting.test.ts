@@ -11,6 +11,7 @@ import {
   expectOutput,
   service,
   repoRoot,
+  applyEdits,
   type Service,
 } from '../../lib';
 import {ioConnect, collect, emitAck} from '../websockets/_support';
@@ -191,6 +192,42 @@ claim.abuse(
       (await fetch(`${base}/billing`)).status,
       (await fetch(`${base}/users`)).status,
     ]).toEqual([200, 200, 429]);
+  },
+);
+
+claim.abuse(
+  `${page}#customization`,
+  '@Throttle(60, 3), the arguments swapped for "3 per minute": 60 calls pass within 3 seconds',
+  async () => {
+    const {Throttle} = nest('@nestjs/throttler');
+    @Controller()
+    class LoginController {
+      @Throttle(60, 3)
+      @Get('login')
+      login() {
+        return 'ok';
+      }
+    }
+    const base = await start(throttled({ttl: 60, limit: 10}, ThrottlerGuard, [LoginController]));
+    const first = await fetch(`${base}/login`);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('60');
+    const statuses = await burst(base, 40, '/login');
+    expect(statuses.every((status) => status === 200)).toBe(true);
+  },
+);
+
+claim.failure(
+  `${page}#getting-started`,
+  'ThrottlerGuard registered without ThrottlerModule.forRoot(): the application does not start (the guard cannot get its options)',
+  async () => {
+    @Module({
+      controllers: [PetsController],
+      providers: [{provide: APP_GUARD, useClass: ThrottlerGuard}],
+    })
+    class WithoutModule {}
+    await expect(
+      NestFactory.create(WithoutModule, {logger: false, abortOnError: false}),
+    ).rejects.toThrow(/THROTTLER:MODULE_OPTIONS/);
   },
 );
 
@@ -536,6 +573,24 @@ describe('WebSockets', () => {
     },
   );
 
+  claim.abuse(
+    `${page}#websockets`,
+    'closing the socket and connecting again does not give a fresh budget: the key is the address, not the connection',
+    async () => {
+      const base = await start(gatewayModule());
+      const first = await ioConnect(base);
+      expect([await emitAck(first, 'events', 1), await emitAck(first, 'events', 2)]).toEqual([
+        1, 2,
+      ]);
+      first.close();
+      const again = await ioConnect(base);
+      const errors = collect(again, 'exception');
+      expect(await emitAck(again, 'events', 3, 300)).toBe('timeout');
+      expect(await errors).toEqual([{status: 'error', message: 'Too many requests'}]);
+      again.close();
+    },
+  );
+
   claim(
     `${page}#websockets`,
     'with the ws library (WsAdapter), the guard reads client._socket and throttles, but the exception never reaches the client: a throttled message gets no answer',
@@ -658,6 +713,26 @@ claim.abuse(
     const all = await (await graphql(open, query)).json();
     expect(all.errors).toBeUndefined();
     expect(Object.keys(all.data)).toHaveLength(5);
+  },
+);
+
+claim.abuse(
+  `${page}#graphql`,
+  'a batch of four operations in one HTTP request is counted per operation: with a limit of 2, two answers and two ThrottlerExceptions',
+  async () => {
+    const base = await start(gqlModule(GqlThrottlerGuard(), 2, gqlContext()));
+    const response = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json'},
+      body: JSON.stringify(Array.from({length: 4}, () => ({query: '{ hello }'}))),
+    });
+    const results = await response.json();
+    expect(results.map((result: any) => result.data?.hello ?? result.errors[0].message)).toEqual([
+      'hi',
+      'hi',
+      'ThrottlerException: Too Many Requests',
+      'ThrottlerException: Too Many Requests',
+    ]);
   },
 );
 
@@ -1061,6 +1136,75 @@ describe('Storages: Redis', () => {
         expect(await statuses(base, 3)).toEqual([200, 200, 429]);
       } finally {
         await server.kill();
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#redis`,
+    'GqlThrottlerGuard extending RedisThrottlerGuard (as the page suggests): five aliases of a field limited to 3 get three answers',
+    async () => {
+      await admin.flushall();
+      const {set} = pageApp(redis.url);
+      const {RedisThrottlerStorage} = set.require('redis-throttler.storage');
+      const gql = fragment(page, 'graphql', 'class GqlThrottlerGuard').value;
+      const {GqlThrottlerGuard} = samples(page, {
+        files: {
+          'one-at-a-time': fragment(page, 'websockets', 'export class OneAtATime').value,
+          'gql-throttler.guard': applyEdits('gql-throttler.guard', gql, [
+            [
+              "import { ThrottlerGuard } from '@nestjs/throttler';",
+              "import { RedisThrottlerGuard } from './redis-throttler.guard';",
+            ],
+            ['extends ThrottlerGuard', 'extends RedisThrottlerGuard'],
+          ]),
+        },
+      }).require('gql-throttler.guard');
+      const storage = new RedisThrottlerStorage(redis.url);
+      const {build} = compileModule(
+        `
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { GraphQLModule, Query, Resolver } from '@nestjs/graphql';
+import { ThrottlerModule } from '@nestjs/throttler';
+@Resolver()
+class HelloResolver { @Query(() => String, { nullable: true }) hello() { return 'hi'; } }
+export function build(guard: any, storage: any) {
+  @Module({
+    imports: [ThrottlerModule.forRoot({ ttl: 60, limit: 3, storage }), GraphQLModule.forRoot({ autoSchemaFile: true, context: ({ req, res }) => ({ req, res }) })],
+    providers: [HelloResolver, { provide: APP_GUARD, useClass: guard }],
+  })
+  class GqlModule {}
+  return GqlModule;
+}
+`,
+        'gql-redis-throttle',
+      );
+      const base = await start(build(GqlThrottlerGuard, storage));
+      const body = await (
+        await graphql(base, '{ a: hello b: hello c: hello d: hello e: hello }')
+      ).json();
+      expect(Object.values(body.data).filter((value) => value === 'hi')).toHaveLength(3);
+      expect(body.errors).toHaveLength(2);
+    },
+  );
+
+  claim(
+    `${page}#redis`,
+    "a key's calls expire in Redis too: with ttl 1, the key is gone a moment after its last call expired (no key left behind)",
+    async () => {
+      await admin.flushall();
+      const {set} = pageApp(redis.url);
+      const {RedisThrottlerStorage} = set.require('redis-throttler.storage');
+      const storage = new RedisThrottlerStorage(redis.url);
+      try {
+        expect(await storage.hit('probe', 1, 5)).toEqual([]);
+        expect(await storage.hit('probe', 1, 5)).toHaveLength(1);
+        expect(await admin.exists('throttler:probe')).toBe(1);
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        expect(await admin.exists('throttler:probe')).toBe(0);
+      } finally {
+        await storage.onApplicationShutdown();
       }
     },
   );
