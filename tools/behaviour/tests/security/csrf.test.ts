@@ -170,6 +170,41 @@ describe('Express: csurf', () => {
 
   claim.abuse(
     `${page}#use-with-express-default`,
+    'a token is not used up: the same token passes three times in a row, as long as the secret cookie is the same',
+    async () => {
+      const base = await start(signedSetup);
+      const {cookie, token} = await visitor(base);
+      for (let i = 0; i < 3; i += 1)
+        expect((await transfer(base, {cookie, 'x-csrf-token': token})).status).toBe(201);
+    },
+  );
+
+  claim.abuse(
+    `${page}#csrf-protection`,
+    "with the CORS chapter's origin: true and credentials: true, a foreign page may read the token response, and its forged POST with that token passes",
+    async () => {
+      const base = await start((app) => {
+        app.enableCors({origin: true, credentials: true});
+        return signedSetup(app);
+      });
+      const victim = await visitor(base);
+      const read = await fetch(`${base}/form`, {
+        headers: {origin: 'https://evil.example.com', cookie: victim.cookie},
+      });
+      expect(read.headers.get('access-control-allow-origin')).toBe('https://evil.example.com');
+      expect(read.headers.get('access-control-allow-credentials')).toBe('true');
+      const {token} = await read.json();
+      const forged = await transfer(base, {
+        origin: 'https://evil.example.com',
+        cookie: victim.cookie,
+        'x-csrf-token': token,
+      });
+      expect(forged.status).toBe(201);
+    },
+  );
+
+  claim.abuse(
+    `${page}#use-with-express-default`,
     'a planted _csrf cookie with a token made from it passes csurf({ cookie: true }), and is refused (403) with the signed cookie of the page',
     async () => {
       const secret = csurfTokens.secretSync();
