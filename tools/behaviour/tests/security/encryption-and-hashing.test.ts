@@ -127,6 +127,19 @@ claim.failure(
 
 claim.failure(
   `${page}#encryption`,
+  'ENCRYPTION_KEY replaced: values stored under the old key throw with the new one, and decrypt again with the old key',
+  () => {
+    const oldKey = key;
+    const newKey = withKey(crypto.randomBytes(32).toString('base64'), () => loadEncryptionKey());
+    const stored = encrypt('sk_live_alice', oldKey, 'user:1');
+    expect(() => decrypt(stored, newKey, 'user:1')).toThrow(refusedData);
+    const reencrypted = encrypt(decrypt(stored, oldKey, 'user:1'), newKey, 'user:1');
+    expect(decrypt(reencrypted, newKey, 'user:1')).toBe('sk_live_alice');
+  },
+);
+
+claim.failure(
+  `${page}#encryption`,
   'a key of the wrong length handed to encrypt() directly: createCipheriv throws RangeError "Invalid key length"',
   () => {
     expect(() => encrypt('text', crypto.randomBytes(16), 'user:1')).toThrow(RangeError);
