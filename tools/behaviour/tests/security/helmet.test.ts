@@ -2,6 +2,7 @@ import {afterEach, expect} from 'vitest';
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {claim, nest, listen, fragment, repoRoot, compileModule} from '../../lib';
+import {runChild} from './_security';
 
 const {Module, Controller, Get} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -310,5 +311,31 @@ claim.abuse(
     expect(own.headers.get('cross-origin-resource-policy')).toBe('same-origin');
     const foreign = await fetch(`${base}/cats`, {headers: {origin: 'https://evil.example.com'}});
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  },
+);
+
+claim.failure(
+  `${page}#use-with-fastify`,
+  'fastify-helmet registered after app.listen(): Nest logs "root plugin has already booted" and the process ends with exit code 1',
+  async () => {
+    const child = await runChild(`
+require('reflect-metadata');
+const { Controller, Get, Module } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { FastifyAdapter } = require('@nestjs/platform-fastify');
+const { fastifyHelmet } = require('fastify-helmet');
+class AppModule {}
+Module({})(AppModule);
+(async () => {
+  const app = await NestFactory.create(AppModule, new FastifyAdapter(), { logger: ['error'] });
+  await app.listen(0, '127.0.0.1');
+  await app.register(fastifyHelmet);
+  console.log('REGISTERED');
+  await app.close();
+})();
+`);
+    expect(child.code).toBe(1);
+    expect(child.stdout).not.toContain('REGISTERED');
+    expect(child.stderr).toContain('ERROR [ExceptionHandler] root plugin has already booted');
   },
 );
