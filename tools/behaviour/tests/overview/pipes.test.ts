@@ -775,3 +775,30 @@ claim.abuse(
     expect((await call(base, 'GET', '/cats/mixin/1')).status).toBe(400);
   },
 );
+
+claim.abuse(
+  `${page}#enums-booleans-and-arrays`,
+  `the search handler refuses repeated or bracketed breed and vaccinated values with 400; ids repeated as ?ids=1&ids=2 still give [1, 2], a bracketed ids is refused`,
+  async () => {
+    const {CatsController} = compileModule(
+      fragment(page, 'enums-booleans-and-arrays', 'ParseEnumPipe').value,
+      'search-controller-abuse',
+    );
+    const {base} = await start([CatsController]);
+    const search = (query: string) => call(base, 'GET', `/cats/search?${query}`);
+    for (const query of [
+      'breed=siamese&breed=persian&vaccinated=true&ids=1',
+      'breed[$ne]=x&vaccinated=true&ids=1',
+      'breed=siamese&vaccinated=true&vaccinated=false&ids=1',
+      'breed=siamese&vaccinated[$ne]=false&ids=1',
+      'breed=siamese&vaccinated=true&ids[$gt]=1',
+    ]) {
+      expect((await search(query)).status, query).toBe(400);
+    }
+    expect((await search('breed=siamese&vaccinated=true&ids=1&ids=2')).json()).toEqual({
+      breed: 'siamese',
+      vaccinated: true,
+      ids: [1, 2],
+    });
+  },
+);
