@@ -28,25 +28,17 @@ for (const lang of ['ts', 'js'] as const) {
       class AppModule {}
       const service = await tcpMicroservice(AppModule, undefined, log);
       try {
-        if (lang === 'ts') {
-          const errors: any = await lastValueFrom(
-            service.client.send({cmd: 'create_cat'}, {name: 3, age: 'old'}),
-          ).catch((e: unknown) => e);
-          expect(Array.isArray(errors)).toBe(true);
-          expect(errors.map((e: any) => [e.property, e.constraints])).toEqual([
-            ['name', {isString: 'name must be a string'}],
-            ['age', {isInt: 'age must be an integer number'}],
-          ]);
-          expect(
-            await lastValueFrom(service.client.send({cmd: 'create_cat'}, {name: 'Tom', age: 3})),
-          ).toEqual({created: true, name: 'Tom'});
-        } else {
-          // Without type metadata (JavaScript), @UsePipes(ValidationPipe) has no class to validate against: the payload passes.
-          expect(await lastValueFrom(service.client.send({cmd: 'create_cat'}, {name: 3}))).toEqual({
-            created: true,
-            name: 3,
-          });
-        }
+        const errors: any = await lastValueFrom(
+          service.client.send({cmd: 'create_cat'}, {name: 3, age: 'old'}),
+        ).catch((e: unknown) => e);
+        expect(Array.isArray(errors)).toBe(true);
+        expect(errors.map((e: any) => [e.property, e.constraints])).toEqual([
+          ['name', {isString: 'name must be a string'}],
+          ['age', {isInt: 'age must be an integer number'}],
+        ]);
+        expect(
+          await lastValueFrom(service.client.send({cmd: 'create_cat'}, {name: 'Tom', age: 3})),
+        ).toEqual({created: true, name: 'Tom'});
       } finally {
         await service.close();
       }
@@ -164,5 +156,115 @@ claim(
       'inherit-late': 'accepted',
       own: 'accepted',
     });
+  },
+);
+
+async function catsService(lang: 'ts' | 'js', edit?: Record<string, [string, string][]>) {
+  const {CatsController} = samples(page, {
+    lang,
+    files: {'dto/create-cat.dto': dto[lang]},
+    ...(edit ? {edit} : {}),
+  }).require('cats.controller');
+  @Module({controllers: [CatsController]})
+  class AppModule {}
+  return tcpMicroservice(AppModule, undefined, log);
+}
+
+claim.abuse(
+  `${page}#binding-pipes`,
+  "JavaScript half: without expectedType the pipe lets { name: 3 } through unchecked; with the page's expectedType it is rejected",
+  async () => {
+    const unchecked = await catsService('js', {
+      'cats.controller': [['      expectedType: CreateCatDto,\n', '']],
+    });
+    try {
+      expect(await lastValueFrom(unchecked.client.send({cmd: 'create_cat'}, {name: 3}))).toEqual({
+        created: true,
+        name: 3,
+      });
+    } finally {
+      await unchecked.close();
+    }
+    const checked = await catsService('js');
+    try {
+      const errors: any = await lastValueFrom(
+        checked.client.send({cmd: 'create_cat'}, {name: 3}),
+      ).catch((e: unknown) => e);
+      expect(errors.map((e: any) => e.property)).toEqual(['name', 'age']);
+    } finally {
+      await checked.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#binding-pipes`,
+  'a payload that is not an object (a string, an array, a number) is rejected with an entry for each property of the DTO (TS and JS)',
+  async () => {
+    for (const lang of ['ts', 'js'] as const) {
+      const service = await catsService(lang);
+      try {
+        for (const payload of ['Tom', [1, 2], 42]) {
+          const errors: any = await lastValueFrom(
+            service.client.send({cmd: 'create_cat'}, payload),
+          ).catch((e: unknown) => e);
+          expect(
+            errors.map((e: any) => e.property),
+            `${lang} ${JSON.stringify(payload)}`,
+          ).toEqual(['name', 'age']);
+        }
+      } finally {
+        await service.close();
+      }
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#binding-pipes`,
+  "an undeclared isAdmin property reaches the handler through the page's pipe; whitelist: true strips it, forbidNonWhitelisted: true rejects the message",
+  async () => {
+    const shownOptions = samples(page).sources.get('cats.controller')!;
+    expect(shownOptions).toContain('exceptionFactory: (errors) => new RpcException(errors),');
+    (globalThis as any).__pipesRpc = RpcException;
+    const {Echo} = compileModule(
+      `
+import { Controller, UsePipes, ValidationPipe } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { IsInt, IsString } from 'class-validator';
+const RpcException = (globalThis as any).__pipesRpc;
+class CreateCatDto { @IsString() name: string; @IsInt() age: number; }
+const factory = (errors: unknown) => new RpcException(errors);
+@Controller()
+export class Echo {
+  @UsePipes(new ValidationPipe({ exceptionFactory: factory }))
+  @MessagePattern('as_shown') asShown(@Payload() dto: CreateCatDto) { return dto; }
+  @UsePipes(new ValidationPipe({ exceptionFactory: factory, whitelist: true }))
+  @MessagePattern('whitelist') whitelist(@Payload() dto: CreateCatDto) { return dto; }
+  @UsePipes(new ValidationPipe({ exceptionFactory: factory, whitelist: true, forbidNonWhitelisted: true }))
+  @MessagePattern('forbid') forbid(@Payload() dto: CreateCatDto) { return dto; }
+}
+`,
+      'pipes-echo',
+    );
+    @Module({controllers: [Echo]})
+    class EchoModule {}
+    const service = await tcpMicroservice(EchoModule, undefined, log);
+    const payload = {name: 'Tom', age: 3, isAdmin: true};
+    try {
+      expect(await lastValueFrom(service.client.send('as_shown', payload))).toEqual(payload);
+      expect(await lastValueFrom(service.client.send('whitelist', payload))).toEqual({
+        name: 'Tom',
+        age: 3,
+      });
+      const errors: any = await lastValueFrom(service.client.send('forbid', payload)).catch(
+        (e: unknown) => e,
+      );
+      expect(errors.map((e: any) => [e.property, Object.keys(e.constraints)])).toEqual([
+        ['isAdmin', ['whitelistValidation']],
+      ]);
+    } finally {
+      await service.close();
+    }
   },
 );
