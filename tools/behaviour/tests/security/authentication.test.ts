@@ -1522,3 +1522,33 @@ claim.failure(
     }
   },
 );
+
+claim.failure(
+  `${page}#default-strategy`,
+  'AuthGuard() without PassportModule.register(): the route fails closed, every request (with a token or without) answers 500, never 200',
+  async () => {
+    const {Controller, Get, Module, UseGuards} = nest('@nestjs/common');
+    const {AuthGuard} = nest('@nestjs/passport');
+    @Controller()
+    class NoDefaultController {
+      @UseGuards(AuthGuard())
+      @Get('secret')
+      get() {
+        return 'secret';
+      }
+    }
+    @Module({controllers: [NoDefaultController]})
+    class NoDefaultModule {}
+    const app = await NestFactory.create(NoDefaultModule, {logger: false});
+    try {
+      const base = await listen(app);
+      for (const headers of [{}, {authorization: 'Bearer a.b.c'}] as Record<string, string>[]) {
+        const response = await fetch(`${base}/secret`, {headers});
+        expect(response.status).toBe(500);
+        expect(await response.json()).toEqual({statusCode: 500, message: 'Internal server error'});
+      }
+    } finally {
+      await app.close();
+    }
+  },
+);
