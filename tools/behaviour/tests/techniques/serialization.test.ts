@@ -1,5 +1,14 @@
 import {afterAll, expect} from 'vitest';
-import {claim, samples, fragment, compileModule, nest, listen, expectOutput} from '../../lib';
+import {
+  applyEdits,
+  claim,
+  samples,
+  fragment,
+  compileModule,
+  nest,
+  listen,
+  expectOutput,
+} from '../../lib';
 
 const {
   Module,
@@ -406,5 +415,106 @@ export function make(UserEntity: any) {
     } finally {
       socket.close();
     }
+  },
+);
+
+claim.failure(
+  `${page}#transform`,
+  "a user whose role is null is sent without a role (the page's value?.name); value.name would make the response a 500",
+  async () => {
+    const set = samples(page, {
+      under: 'transform',
+      files: {'role.entity': 'export class RoleEntity { id: number; name: string; }'},
+    });
+    const {UserEntity} = set.require('user.entity');
+    const unguarded = compileModule<any>(
+      applyEdits('user.entity', set.sources.get('user.entity')!, [
+        ['value?.name', 'value.name'],
+        ["import { RoleEntity } from './role.entity';", 'class RoleEntity {}'],
+      ]),
+      'user.entity',
+    ).UserEntity;
+    const make = (Entity: any) => {
+      @Controller(Entity === UserEntity ? 'guarded' : 'unguarded')
+      @UseInterceptors(ClassSerializerInterceptor)
+      class RoleController {
+        @Get()
+        find() {
+          return new Entity({id: 2, firstName: 'Bob', password: 'x', role: null});
+        }
+      }
+      return RoleController;
+    };
+    const base = await start([make(UserEntity), make(unguarded)]);
+    expect(await get(base, '/guarded')).toEqual({id: 2, firstName: 'Bob'});
+    const broken = await fetch(`${base}/unguarded`);
+    expect([broken.status, await broken.json()]).toEqual([
+      500,
+      {statusCode: 500, message: 'Internal server error'},
+    ]);
+  },
+);
+
+claim.abuse(
+  `${page}#limitations`,
+  'a plain object in a property of an entity is sent as it is, password included; an entity inside a plain wrapper object is transformed',
+  async () => {
+    const {UserEntity} = samples(page, {under: 'exclude-properties'}).require('user.entity');
+    @Controller('depth')
+    @UseInterceptors(ClassSerializerInterceptor)
+    class DepthController {
+      @Get('literal-inside')
+      literalInside() {
+        return new UserEntity({id: 1, password: 'h1', manager: {id: 2, password: 'h2'}});
+      }
+      @Get('entity-inside')
+      entityInside() {
+        return {user: new UserEntity({id: 1, password: 'h1'})};
+      }
+    }
+    const base = await start([DepthController]);
+    expect(await get(base, '/depth/literal-inside')).toEqual({
+      id: 1,
+      manager: {id: 2, password: 'h2'},
+    });
+    expect(await get(base, '/depth/entity-inside')).toEqual({user: {id: 1}});
+  },
+);
+
+claim.abuse(
+  `${page}#pass-options`,
+  "a column added to the table later (resetToken) is sent with the page's default strategy, and kept private by excludeAll with @Expose()",
+  async () => {
+    const {UserEntity} = samples(page, {under: 'exclude-properties'}).require('user.entity');
+    const {AllowListedUser} = compileModule<any>(`
+import { Expose } from 'class-transformer';
+export class AllowListedUser {
+  @Expose() id: number;
+  @Expose() email: string;
+  constructor(partial: Partial<AllowListedUser>) { Object.assign(this, partial); }
+}
+`);
+    // A row as the database returns it once a migration added a column.
+    const row = {id: 1, email: 'ada@example.com', password: 'h', resetToken: 'tok-123'};
+    @Controller('columns')
+    @UseInterceptors(ClassSerializerInterceptor)
+    class ColumnsController {
+      @Get('default')
+      byDefault() {
+        return new UserEntity(row);
+      }
+      @Get('allow-list')
+      @SerializeOptions({strategy: 'excludeAll'})
+      allowList() {
+        return new AllowListedUser(row);
+      }
+    }
+    const base = await start([ColumnsController]);
+    expect(await get(base, '/columns/default')).toEqual({
+      id: 1,
+      email: 'ada@example.com',
+      resetToken: 'tok-123',
+    });
+    expect(await get(base, '/columns/allow-list')).toEqual({id: 1, email: 'ada@example.com'});
   },
 );
