@@ -304,3 +304,126 @@ claim(
     }
   },
 );
+
+// Abuse cases and failure modes.
+
+claim.abuse(
+  `${page}#what-nest-start-does`,
+  'nest start --debug 0.0.0.0:<port>: the inspector listens on every interface, and a client that reaches it runs code in the application process',
+  async () => {
+    const {freePort} = await import('../../lib');
+    const port = await freePort();
+    const main = join(project, 'src', 'main.ts');
+    const original = readFileSync(main, 'utf8');
+    // An application that keeps running, as a server does.
+    writeFileSync(
+      main,
+      "setInterval(() => undefined, 1000);\nconsole.log('running ' + process.pid);\n",
+    );
+    const child = spawn(process.execPath, [nestBin, 'start', '--debug', `0.0.0.0:${port}`], {
+      cwd: project,
+      env: {...process.env, NO_COLOR: '1'},
+      detached: true,
+    });
+    try {
+      let output = '';
+      const listening = await new Promise<string>((resolvePromise, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no inspector:\n${output}`)), 120_000);
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString();
+          const m = /Debugger listening on (ws:\/\/\S+)/.exec(output);
+          if (m && /running (\d+)/.test(output)) {
+            clearTimeout(timer);
+            resolvePromise(m[1]);
+          }
+        };
+        child.stdout.on('data', onData);
+        child.stderr.on('data', onData);
+      });
+      expect(listening.startsWith(`ws://0.0.0.0:${port}/`)).toBe(true);
+      const appPid = Number(/running (\d+)/.exec(output)![1]);
+      // Any address of this machine reaches it; the first non-loopback IPv4 if there is one.
+      const {networkInterfaces} = await import('node:os');
+      const external =
+        Object.values(networkInterfaces())
+          .flat()
+          .find((address) => address && address.family === 'IPv4' && !address.internal)?.address ??
+        '127.0.0.1';
+      const [target] = await (await fetch(`http://${external}:${port}/json/list`)).json();
+      const WebSocket = (await import('ws')).default;
+      const socket = new WebSocket(target.webSocketDebuggerUrl.replace('0.0.0.0', external));
+      await new Promise((r) => socket.once('open', r));
+      socket.send(
+        JSON.stringify({id: 1, method: 'Runtime.evaluate', params: {expression: 'process.pid'}}),
+      );
+      const reply = await new Promise<any>((r) =>
+        socket.on('message', (data: Buffer) => {
+          const message = JSON.parse(data.toString());
+          if (message.id === 1) r(message);
+        }),
+      );
+      socket.close();
+      expect(reply.result.result.value).toBe(appPid);
+    } finally {
+      // The CLI and the application it started: the process group of the child this test spawned.
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      writeFileSync(main, original);
+    }
+  },
+  240_000,
+);
+
+claim.failure(
+  `${page}#the-scripts-of-a-new-project`,
+  'start:prod before any build: node dist/main fails with "Cannot find module" (exit code 1)',
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-start-prod-'));
+    try {
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({
+          name: 'x',
+          private: true,
+          scripts: {'start:prod': generatedScripts['start:prod']},
+        }),
+      );
+      const run = spawnSync('npm', ['run', 'start:prod'], {cwd: dir, encoding: 'utf8'});
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`Cannot find module '${join(dir, 'dist', 'main')}'`);
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);
+
+claim.failure(
+  `${page}#the-scripts-of-a-new-project`,
+  'npm run build with a type error: nest build exits with 1 and names the error, but dist/main.js is written from the failing source all the same',
+  () => {
+    const main = join(project, 'src', 'main.ts');
+    const original = readFileSync(main, 'utf8');
+    writeFileSync(main, `const port: number = 'not a number';\n${launchMain}`);
+    try {
+      const run = spawnSync('npm', ['run', 'build'], {
+        cwd: project,
+        encoding: 'utf8',
+        env: {...process.env, NO_COLOR: '1'},
+      });
+      expect(run.status).toBe(1);
+      // The compiler's diagnostics are coloured even with NO_COLOR.
+      // eslint-disable-next-line no-control-regex
+      const out = (run.stdout + run.stderr).replace(/\x1b\[[0-9;]*m/g, '');
+      expect(out).toContain("error TS2322: Type 'string' is not assignable to type 'number'.");
+      expect(readFileSync(join(project, 'dist', 'main.js'), 'utf8')).toContain(
+        "const port = 'not a number';",
+      );
+    } finally {
+      writeFileSync(main, original);
+    }
+  },
+  240_000,
+);
