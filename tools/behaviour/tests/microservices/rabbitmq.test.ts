@@ -673,3 +673,64 @@ claim.failure(
   },
   30_000,
 );
+
+claim.abuse(
+  `${page}#options`,
+  "without RABBITMQ_URL the page's production options stop with 'RABBITMQ_URL is not set'; urls: [undefined] alone retries forever with an empty error",
+  async () => {
+    const shown = fragment(page, 'options', 'RABBITMQ_URL').value;
+    const {start} = compileModule(
+      `
+import { NestFactory } from '@nestjs/core';
+import { MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { Module } from '@nestjs/common';
+@Module({})
+class AppModule {}
+export async function start() {
+  ${shown}
+  return app;
+}
+`,
+      'rmq-env-check',
+    );
+    const saved = process.env.RABBITMQ_URL;
+    try {
+      for (const value of [undefined, '']) {
+        if (value === undefined) delete process.env.RABBITMQ_URL;
+        else process.env.RABBITMQ_URL = value;
+        await expect(start()).rejects.toThrow('RABBITMQ_URL is not set');
+      }
+    } finally {
+      if (saved === undefined) delete process.env.RABBITMQ_URL;
+      else process.env.RABBITMQ_URL = saved;
+    }
+    @Module({})
+    class Empty {}
+    const quiet = memoryLogger();
+    const app = await NestFactory.createMicroservice(Empty, {
+      transport: Transport.RMQ,
+      logger: quiet.logger,
+      options: {urls: [undefined], queue: 'cats_queue'},
+    });
+    const state: string[] = [];
+    app.listen().then(
+      () => state.push('resolved'),
+      () => state.push('rejected'),
+    );
+    try {
+      await until(
+        () =>
+          quiet.lines.filter(
+            (l) => l.message === 'Connection to transport failed. Trying to reconnect...',
+          ).length >= 1,
+        15_000,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      expect(quiet.text()).toContain('{"err":{}}');
+      expect(state).toEqual([]);
+    } finally {
+      await app.close().catch(() => undefined);
+    }
+  },
+  30_000,
+);
