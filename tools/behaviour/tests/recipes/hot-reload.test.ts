@@ -108,3 +108,32 @@ claim(
   },
   30_000,
 );
+
+claim.failure(
+  `${page}#hot-module-replacement`,
+  'a shutdown hook slower than the new bootstrap: the old server still holds the port, and the new listen() fails with EADDRINUSE',
+  async () => {
+    const {Injectable} = nest('@nestjs/common');
+    const {freePort} = await import('../../lib');
+    const port = await freePort();
+    @Injectable()
+    class SlowToStop {
+      async onModuleDestroy() {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    @Module({providers: [SlowToStop]})
+    class Bundle {}
+    const old = await NestFactory.create(Bundle, {logger: false});
+    await old.listen(port, '127.0.0.1');
+    // What module.hot.dispose(() => app.close()) does: the close is not awaited.
+    const closing = old.close();
+    const fresh = await NestFactory.create(Bundle, {logger: false});
+    await expect(fresh.listen(port, '127.0.0.1')).rejects.toMatchObject({code: 'EADDRINUSE'});
+    await closing;
+    // Once the old application has finished closing, the port is free again.
+    const later = await NestFactory.create(Bundle, {logger: false});
+    await later.listen(port, '127.0.0.1');
+    await Promise.all([later.close(), fresh.close().catch(() => undefined)]);
+  },
+);
