@@ -214,3 +214,89 @@ claim(
     await gw.close();
   },
 );
+
+/** The page's prefix and exclusions on Express or Fastify, with a global guard and a token middleware bound to 'cats'. */
+async function guardedApp(platform: 'express' | 'fastify') {
+  const {FastifyAdapter} = nest('@nestjs/platform-fastify');
+  class GuardedModule {
+    configure(consumer: any) {
+      consumer
+        .apply((req: any, res: any, next: () => void) => {
+          if (req.headers.authorization !== 'Bearer token') {
+            res.statusCode = 401;
+            return res.end('no token');
+          }
+          next();
+        })
+        .forRoutes('cats');
+    }
+  }
+  Module({controllers: [CatsController, OpsController]})(GuardedModule);
+  const guarded =
+    platform === 'fastify'
+      ? await NestFactory.create(GuardedModule, new FastifyAdapter(), {
+          logger: false,
+          abortOnError: false,
+        })
+      : await NestFactory.create(GuardedModule, {logger: false, abortOnError: false});
+  guarded.setGlobalPrefix('v1', {
+    exclude: ['health', {path: 'metrics', method: RequestMethod.GET}],
+  });
+  guarded.useGlobalGuards({
+    canActivate: (context: any) =>
+      context.switchToHttp().getRequest().headers['x-api-key'] === 'ops-key',
+  });
+  return {app: guarded, url: await listen(guarded)};
+}
+
+claim.abuse(
+  `${page}#global-prefix`,
+  'a caller without credentials on the excluded /health gets 403 from the global guard; /v1/health is 404',
+  async () => {
+    const {app: guarded, url} = await guardedApp('express');
+    expect((await fetch(`${url}/health`)).status).toBe(403);
+    expect((await fetch(`${url}/health`, {headers: {'x-api-key': 'ops-key'}})).status).toBe(200);
+    expect((await fetch(`${url}/v1/health`, {headers: {'x-api-key': 'ops-key'}})).status).toBe(404);
+    await guarded.close();
+  },
+);
+
+claim.abuse(
+  `${page}#global-prefix`,
+  "writing the prefixed path differently never skips the middleware bound to 'cats': Express runs it for /V1/CATS and /v1/cats/ and serves them, Fastify runs it and answers 404 for the upper-case ones, an encoded letter or a double slash is 404 on both",
+  async () => {
+    const variants = ['/V1/CATS', '/v1/Cats', '/v1/cats/', '/v1/%63ats', '/v1//cats'];
+    const seen: Record<string, string[]> = {};
+    for (const platform of ['express', 'fastify'] as const) {
+      const {app: guarded, url} = await guardedApp(platform);
+      const key = {'x-api-key': 'ops-key'};
+      const row: string[] = [];
+      for (const path of variants) {
+        const anonymous = await fetch(`${url}${path}`, {headers: key});
+        const withToken = await fetch(`${url}${path}`, {
+          headers: {...key, authorization: 'Bearer token'},
+        });
+        row.push(`${path} ${anonymous.status}/${withToken.status}`);
+      }
+      seen[platform] = row;
+      await guarded.close();
+    }
+    expect(seen).toEqual({
+      express: [
+        '/V1/CATS 401/200',
+        '/v1/Cats 401/200',
+        '/v1/cats/ 401/200',
+        '/v1/%63ats 404/404',
+        '/v1//cats 404/404',
+      ],
+      fastify: [
+        '/V1/CATS 401/404',
+        '/v1/Cats 401/404',
+        // an empty id for the 'cats/:id' route, reached after the middleware
+        '/v1/cats/ 401/200',
+        '/v1/%63ats 404/404',
+        '/v1//cats 404/404',
+      ],
+    });
+  },
+);
