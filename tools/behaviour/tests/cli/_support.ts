@@ -37,9 +37,9 @@ const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;]*[a-zA-Z]/g, '');
 export function nestCli(
   cwd: string,
   args: string[],
-  options: {input?: string; tty?: boolean} = {},
+  options: {input?: string; tty?: boolean; env?: NodeJS.ProcessEnv} = {},
 ): Run {
-  const env: NodeJS.ProcessEnv = {...process.env, FORCE_COLOR: '0', NO_COLOR: '1'};
+  const env: NodeJS.ProcessEnv = {...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env};
   delete env.NG_FORCE_TTY;
   // Under vitest NODE_ENV is 'test', and the sub-app schematic then skips moving src and test into apps/.
   delete env.NODE_ENV;

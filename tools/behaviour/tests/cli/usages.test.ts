@@ -249,3 +249,36 @@ claim(
   },
   240_000,
 );
+
+claim.failure(
+  `${page}#nest-add`,
+  'without a version nest add installs the latest tag (npm install --save <package>@latest); a version after the name is passed on',
+  async () => {
+    const {freePort} = await import('../../lib');
+    // A folder of its own (npm must not touch the suite's packages), and a registry that does not answer:
+    // the CLI reports the command it ran when the install fails.
+    const dir = tempDir('nest-add');
+    try {
+      writeFileSync(join(dir.dir, 'package.json'), '{"name":"x","private":true,"dependencies":{}}');
+      writeFileSync(
+        join(dir.dir, 'nest-cli.json'),
+        '{"collection":"@nestjs/schematics","sourceRoot":"src"}',
+      );
+      const env = {
+        npm_config_registry: `http://127.0.0.1:${await freePort()}/`,
+        npm_config_fetch_retries: '0',
+      };
+      const latest = nestCli(dir.dir, ['add', '@nestjs/swagger'], {env});
+      expect(latest.out).toContain(
+        'Failed to execute command: npm install --save @nestjs/swagger@latest',
+      );
+      const pinned = nestCli(dir.dir, ['add', '@nestjs/swagger@5'], {env});
+      expect(pinned.out).toContain(
+        'Failed to execute command: npm install --save @nestjs/swagger@5',
+      );
+    } finally {
+      dir.cleanup();
+    }
+  },
+  120_000,
+);
