@@ -732,3 +732,160 @@ export class OptionsController {
     },
   );
 });
+
+describe('hostile payloads against the page samples (global new ValidationPipe())', () => {
+  let base: string;
+  beforeAll(async () => {
+    const {HostileController} = compileModule<any>(
+      `import { Body, Controller, Post } from '@nestjs/common';
+import { CreateOrderDto } from '${samples(page, {under: 'nested-objects'}).dir}/create-order.dto.js';
+import { CreateUserDto } from '${set.dir}/create-user.dto.js';
+@Controller('hostile')
+export class HostileController {
+  @Post('orders') create(@Body() order: CreateOrderDto) { return { lines: order.lines.length }; }
+  @Post('users') user(@Body() user: CreateUserDto) {
+    return { isAdmin: (user as any).isAdmin ?? null, own: Object.keys(user), polluted: ({} as any).isAdmin ?? null };
+  }
+}`,
+      'hostile-controller',
+    );
+    base = await start([UsersController, HostileController], (app) =>
+      app.useGlobalPipes(new ValidationPipe()),
+    );
+  });
+
+  claim.abuse(
+    `${page}#auto-validation`,
+    'a 101-character password is refused with "password must be shorter than or equal to 100 characters"; 100 characters pass',
+    async () => {
+      const long = await post(base, '/users', {
+        email: 'ada@example.com',
+        password: 'x'.repeat(101),
+      });
+      expect(long).toEqual({
+        status: 400,
+        body: {
+          statusCode: 400,
+          message: ['password must be shorter than or equal to 100 characters'],
+          error: 'Bad Request',
+        },
+      });
+      expect(
+        (await post(base, '/users', {email: 'ada@example.com', password: 'x'.repeat(100)})).status,
+      ).toBe(201);
+    },
+  );
+
+  claim.abuse(
+    `${page}#auto-validation`,
+    'with new ValidationPipe() and no whitelist, a property the DTO does not declare (isAdmin) reaches the handler',
+    async () => {
+      const sneaky = await post(base, '/hostile/users', {
+        email: 'ada@example.com',
+        password: 'secret',
+        isAdmin: true,
+      });
+      expect(sneaky.body).toMatchObject({isAdmin: true});
+    },
+  );
+
+  claim.abuse(
+    `${page}#stripping-properties`,
+    'a __proto__ key in the JSON body pollutes nothing: the handler sees no isAdmin, and no object of the process inherits one',
+    async () => {
+      const response = await fetch(`${base}/hostile/users`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: '{"email":"ada@example.com","password":"secret","__proto__":{"isAdmin":true}}',
+      });
+      expect(await response.json()).toEqual({
+        isAdmin: null,
+        own: ['email', 'password'],
+        polluted: null,
+      });
+    },
+  );
+
+  claim.abuse(
+    `${page}#nested-objects`,
+    'an order without lines, with an empty list or with 101 lines is refused with 400; one valid line passes',
+    async () => {
+      const line = {sku: 'CAT-1', quantity: 1};
+      for (const body of [{}, {lines: []}, {lines: Array.from({length: 101}, () => line)}]) {
+        const response = await post(base, '/hostile/orders', body);
+        expect(response.status, JSON.stringify(body).slice(0, 40)).toBe(400);
+      }
+      expect(await post(base, '/hostile/orders', {lines: [line]})).toEqual({
+        status: 201,
+        body: {lines: 1},
+      });
+    },
+  );
+});
+
+claim.abuse(
+  `${page}#auto-validation`,
+  "JavaScript: behind the global pipe, a controller with a plain @Bind(Body()) lets an invalid email through; the page's JavaScript controller (expectedType) answers 400",
+  async () => {
+    const js = samples(page, {under: 'auto-validation', lang: 'js'});
+    const {UsersController: JsUsersController} = js.require('users.controller');
+    const {CreateUserDto} = js.require('create-user.dto');
+    // Babel records no parameter type; the bench compiles the JavaScript half with TypeScript, which
+    // records Object for an untyped parameter. Either way the global pipe has no class to check against.
+    expect([undefined, Object]).toContain(
+      Reflect.getMetadata('design:paramtypes', JsUsersController.prototype, 'create')?.[0],
+    );
+    const {PlainController} = compileModule<any>(
+      `import { Bind, Body, Controller, Post } from '@nestjs/common';
+@Controller('plain')
+export class PlainController {
+  @Post()
+  @Bind(Body())
+  create(createUserDto) {
+    return \`Created \${createUserDto.email}\`;
+  }
+}`,
+      'plain-controller.js',
+    );
+    expect(CreateUserDto).toBeDefined();
+    const jsBase = await start([JsUsersController, PlainController], (app) =>
+      app.useGlobalPipes(new ValidationPipe()),
+    );
+    const invalid = {email: 'not-an-email', password: 'secret'};
+    expect(await post(jsBase, '/plain', invalid)).toEqual({
+      status: 201,
+      body: 'Created not-an-email',
+    });
+    const checked = await post(jsBase, '/users', invalid);
+    expect(checked.status).toBe(400);
+    expectOutput(page, 'validation-error', checked.body);
+  },
+);
+
+claim.abuse(
+  `${page}#transform-payload-objects`,
+  'with transform, /users/abc and a repeated ?page=1&page=2 reach a number parameter as NaN; ParseIntPipe answers both with 400',
+  async () => {
+    const {ConvertController} = compileModule<any>(`
+import { Controller, Get, Param, ParseIntPipe, Query } from '@nestjs/common';
+@Controller()
+export class ConvertController {
+  @Get('users/:id') findOne(@Param('id') id: number) { return { id: String(id), type: typeof id }; }
+  @Get('pages') page(@Query('page') page: number) { return { page: String(page) }; }
+  @Get('strict/:id') strict(@Param('id', ParseIntPipe) id: number) { return { id }; }
+  @Get('strict-pages') strictPage(@Query('page', ParseIntPipe) page: number) { return { page }; }
+}`);
+    const base = await start([ConvertController], (app) =>
+      app.useGlobalPipes(new ValidationPipe({transform: true})),
+    );
+    const get = async (path: string) => {
+      const response = await fetch(`${base}${path}`);
+      return {status: response.status, body: await response.json()};
+    };
+    expect(await get('/users/abc')).toEqual({status: 200, body: {id: 'NaN', type: 'number'}});
+    expect(await get('/pages?page=1&page=2')).toEqual({status: 200, body: {page: 'NaN'}});
+    expect((await get('/strict/abc')).status).toBe(400);
+    expect((await get('/strict-pages?page=1&page=2')).status).toBe(400);
+    expect(await get('/strict-pages?page=2')).toEqual({status: 200, body: {page: 2}});
+  },
+);
