@@ -281,3 +281,203 @@ claim(
     });
   },
 );
+
+/** A bootstrap like the page's, in a child process; `connect` is the connectMicroservice() argument. */
+const hybridScript = (connect: string, wrap = false) => `
+const { Module, Controller } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { Transport, MessagePattern } = require('@nestjs/microservices');
+class MathController { sum(numbers) { return numbers.reduce((a, b) => a + b, 0); } }
+MessagePattern('math.sum')(MathController.prototype, 'sum', Object.getOwnPropertyDescriptor(MathController.prototype, 'sum'));
+Controller()(MathController);
+class AppModule {}
+Module({ controllers: [MathController] })(AppModule);
+process.on('exit', (code) => console.log('exit ' + code));
+async function bootstrap() {
+  const app = await NestFactory.create(AppModule, { logger: ['error'] });
+  app.connectMicroservice(${connect});
+  ${wrap ? 'try { await app.startAllMicroservices(); } catch (error) { console.log("caught " + error.message); }' : 'await app.startAllMicroservices();'}
+  console.log('microservices started');
+  await app.listen(0, '127.0.0.1');
+  console.log('http listening');
+}
+bootstrap();
+`;
+
+claim.failure(
+  `${page}#when-a-transport-cannot-start`,
+  'the TCP port already taken: startAllMicroservices() rejects with EADDRINUSE, HTTP never listens, and the process ends with exit code 1',
+  async () => {
+    const {mkdtempSync, rmSync} = await import('node:fs');
+    const {tmpdir} = await import('node:os');
+    const {join} = await import('node:path');
+    const {createServer} = await import('node:net');
+    const {runScript} = await import('../fundamentals/_support');
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const {port} = taken.address() as {port: number};
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-hybrid-'));
+    try {
+      const result = await runScript(
+        dir,
+        'taken.js',
+        hybridScript(`{ transport: Transport.TCP, options: { host: '127.0.0.1', port: ${port} } }`),
+      );
+      expect(result.code).toBe(1);
+      expect(result.stdout).not.toMatch(/microservices started|http listening/);
+      expect(result.stderr).toContain(
+        `listen EADDRINUSE: address already in use 127.0.0.1:${port}`,
+      );
+    } finally {
+      await new Promise((r) => taken.close(r));
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);
+
+claim.failure(
+  `${page}#when-a-transport-cannot-start`,
+  'Redis down and no retry budget: "Error ECONNREFUSED" then "Retry time exhausted", and the process ends with exit code 1 although startAllMicroservices() sits in a try/catch',
+  async () => {
+    const {mkdtempSync, rmSync} = await import('node:fs');
+    const {tmpdir} = await import('node:os');
+    const {join} = await import('node:path');
+    const {plain, runScript} = await import('../fundamentals/_support');
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-hybrid-'));
+    try {
+      const result = await runScript(
+        dir,
+        'redis-down.js',
+        hybridScript(
+          `{ transport: Transport.REDIS, options: { url: 'redis://127.0.0.1:${port}' } }`,
+          true,
+        ),
+      );
+      expect(result.code).toBe(1);
+      expect(result.stdout).not.toMatch(/caught|microservices started|http listening/);
+      const output = plain(result.stdout + result.stderr);
+      expect(output).toContain(`ERROR [Server] Error ECONNREFUSED: redis://127.0.0.1:${port}`);
+      expect(output).toContain(`ERROR [Server] Retry time exhausted: redis://127.0.0.1:${port}`);
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);
+
+claim.failure(
+  `${page}#when-a-transport-cannot-start`,
+  "with the page's retryAttempts and retryDelay, Redis starting two seconds after the application: startAllMicroservices() resolves once it is up, and messages are answered",
+  async () => {
+    const {mkdtempSync, rmSync} = await import('node:fs');
+    const {tmpdir} = await import('node:os');
+    const {join} = await import('node:path');
+    const {spawn} = await import('node:child_process');
+    const {fragment, findBinary} = await import('../../lib');
+    const {runScript} = await import('../fundamentals/_support');
+    const port = await freePort();
+    const options = fragment(page, 'when-a-transport-cannot-start', 'retryAttempts').value;
+    const connect = options
+      .slice(options.indexOf('{'), options.lastIndexOf('}') + 1)
+      .replace("'redis://localhost:6379'", `'redis://127.0.0.1:${port}'`);
+    expect(connect).toContain('retryAttempts: 10, retryDelay: 1000');
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-hybrid-'));
+    let late: ReturnType<typeof spawn> | undefined;
+    // The broker comes up two seconds after the application started to connect.
+    const timer = setTimeout(() => {
+      late = spawn(
+        findBinary('redis'),
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', ''],
+        {
+          stdio: 'ignore',
+        },
+      );
+    }, 2000);
+    try {
+      const result = await runScript(
+        dir,
+        'redis-late.js',
+        hybridScript(connect).replace(
+          "console.log('http listening');",
+          `console.log('http listening');
+  const { ClientProxyFactory } = require('@nestjs/microservices');
+  const { firstValueFrom } = require('rxjs');
+  const client = ClientProxyFactory.create({ transport: Transport.REDIS, options: { url: 'redis://127.0.0.1:${port}' } });
+  console.log('sum ' + (await firstValueFrom(client.send('math.sum', [1, 2, 3]))));
+  client.close();
+  await app.close();`,
+        ),
+      );
+      expect(result.stdout).toMatch(/microservices started\nhttp listening\nsum 6\nexit 0\n$/);
+      expect(result.code).toBe(0);
+    } finally {
+      clearTimeout(timer);
+      if (late && late.exitCode === null) {
+        const exited = new Promise((r) => late!.once('exit', r));
+        late.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#sharing-configuration`,
+  'a global API-key guard protects HTTP only: a TCP client without any key runs the message handler; the same guard with @UseGuards() on the controller refuses it ("Forbidden resource")',
+  async () => {
+    const {UseGuards} = nest('@nestjs/common');
+    class ApiKeyGuard {
+      canActivate(context: any) {
+        const key =
+          context.getType() === 'http'
+            ? context.switchToHttp().getRequest().headers['x-api-key']
+            : context.switchToRpc().getData()?.apiKey;
+        return key === 'secret-key';
+      }
+    }
+    const deleted: string[] = [];
+    const build = (bound: 'global' | 'controller') => {
+      @Controller('cats')
+      class CatsController {
+        @Get()
+        findAll() {
+          return ['Tom'];
+        }
+        @MessagePattern('cats.delete')
+        remove(data: {id: string}) {
+          deleted.push(data.id);
+          return true;
+        }
+      }
+      if (bound === 'controller') UseGuards(ApiKeyGuard)(CatsController);
+      @Module({controllers: [CatsController]})
+      class AppModule {}
+      return AppModule;
+    };
+    const outcomes: Record<string, unknown> = {};
+    for (const bound of ['global', 'controller'] as const) {
+      const app = await NestFactory.create(build(bound), options);
+      if (bound === 'global') app.useGlobalGuards(new ApiKeyGuard());
+      const port = await freePort();
+      app.connectMicroservice({transport: Transport.TCP, options: {host: '127.0.0.1', port}});
+      await app.startAllMicroservices();
+      const base = await listen(app);
+      const client = tcpClient(port);
+      outcomes[bound] = {
+        http: (await fetch(`${base}/cats`)).status,
+        rpc: await firstValueFrom(client.send('cats.delete', {id: `cat-${bound}`})).then(
+          (value) => value,
+          (error) => error.message,
+        ),
+      };
+      client.close();
+      await app.close();
+    }
+    expect(outcomes).toEqual({
+      global: {http: 403, rpc: true},
+      controller: {http: 403, rpc: 'Forbidden resource'},
+    });
+    expect(deleted).toEqual(['cat-global']);
+  },
+);
