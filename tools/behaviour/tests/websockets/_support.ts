@@ -120,3 +120,59 @@ export async function until(check: () => boolean, ms = 2000): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * A Socket.io client written by hand: a raw WebSocket to `/socket.io/`, which sends the Socket.io packets
+ * given (`'0{"token":"x"}'` is a CONNECT with an auth payload, `'21["whoami"]'` an EVENT with ack id 1), as
+ * soon as Engine.IO has opened, and without waiting for the server's answer, as a hostile client may.
+ * Resolves with the Socket.io packets received and whether the server closed the connection within `ms`.
+ */
+export function rawSocketIo(
+  url: string,
+  packets: string[],
+  ms = 500,
+): Promise<{received: string[]; closed: boolean}> {
+  const socket = new WebSocket(
+    `${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`,
+  );
+  const received: string[] = [];
+  return new Promise((resolve, reject) => {
+    let closed = false;
+    const timer = setTimeout(() => {
+      socket.terminate();
+      resolve({received, closed});
+    }, ms);
+    socket.on('error', (error: Error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.on('message', (raw: Buffer) => {
+      const text = raw.toString();
+      if (text.startsWith('0')) for (const packet of packets) socket.send(`4${packet}`);
+      else if (text === '2') socket.send('3');
+      else if (text.startsWith('4')) received.push(text.slice(1));
+    });
+    socket.on('close', () => {
+      closed = true;
+      clearTimeout(timer);
+      resolve({received, closed});
+    });
+  });
+}
+
+/** The payload of the first of `events` that arrives on a socket.io-client socket, or 'timeout' after `ms`. */
+export function firstOf(socket: IoClient, events: string[], ms = 600): Promise<unknown> {
+  return new Promise((resolve) => {
+    const listeners = events.map((event) => {
+      const listener = (payload: unknown) => done(payload);
+      socket.once(event, listener);
+      return [event, listener] as const;
+    });
+    const timer = setTimeout(() => done('timeout'), ms);
+    function done(value: unknown) {
+      clearTimeout(timer);
+      for (const [event, listener] of listeners) socket.off(event, listener);
+      resolve(value);
+    }
+  });
+}

@@ -1,6 +1,17 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
-import {claim, samples, nest, listen, memoryLogger, fragment, compileModule} from '../../lib';
-import {ioConnect, emitAck, collect, until} from './_support';
+import {
+  claim,
+  samples,
+  nest,
+  listen,
+  memoryLogger,
+  fragment,
+  compileModule,
+  expectOutput,
+  freePort,
+} from '../../lib';
+import {ioConnect, emitAck, collect, until, rawSocketIo} from './_support';
+import {runChild, childApp} from './_child';
 
 const {Module} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -71,11 +82,12 @@ for (const lang of ['ts', 'js'] as const) {
         const a = await ioConnect(url);
         const b = await ioConnect(url);
         expect(await emitAck(a, 'join', {room: 'cats'})).toBe(`Client ${a.id} joined cats`);
+        expect(await emitAck(b, 'join', {room: 'dogs'})).toBe(`Client ${b.id} joined dogs`);
         // The server's room now holds a: a chat to 'cats' reaches a, not b.
         const atA = collect(a, 'chat');
         const atB = collect(b, 'chat', 1, 300);
-        b.emit('chat', {room: 'cats', text: 'meow'});
-        expect(await atA).toEqual([{from: b.id, text: 'meow'}]);
+        a.emit('chat', {room: 'cats', text: 'meow'});
+        expect(await atA).toEqual([{from: a.id, text: 'meow'}]);
         expect(await atB).toEqual([]);
         a.close();
         b.close();
@@ -116,6 +128,57 @@ for (const lang of ['ts', 'js'] as const) {
         const events = collect(socket, 'countdown', 3);
         socket.emit('countdown', 3);
         expect(await events).toEqual([3, 2, 1]);
+        socket.close();
+      },
+    );
+
+    claim.abuse(
+      `${page}#asynchronous-responses`,
+      `countdown with a string, 0, 11, 2.5 or no number: the exception event, and no countdown (${lang})`,
+      async () => {
+        const socket = await ioConnect(url);
+        const steps = collect(socket, 'countdown', 1, 300);
+        const errors = collect(socket, 'exception', 5);
+        for (const start of ['3', 0, 11, 2.5, {length: 3}]) socket.emit('countdown', start);
+        expect(await errors).toEqual(
+          Array(5).fill({status: 'error', message: 'start must be an integer from 1 to 10'}),
+        );
+        expect(await steps).toEqual([]);
+        socket.close();
+      },
+    );
+
+    claim.failure(
+      `${page}#acknowledgements`,
+      `identity(null) and identity() send no acknowledgement; 0, false and '' are acknowledged (${lang})`,
+      async () => {
+        const socket = await ioConnect(url);
+        expect(await emitAck(socket, 'identity', null, 300)).toBe('timeout');
+        const none = await new Promise((resolve) =>
+          socket
+            .timeout(300)
+            .emit('identity', (error: unknown, answer: unknown) =>
+              resolve(error ? 'timeout' : answer),
+            ),
+        );
+        expect(none).toBe('timeout');
+        for (const value of [0, false, ''])
+          expect(await emitAck(socket, 'identity', value)).toBe(value);
+        socket.close();
+      },
+    );
+
+    claim.abuse(
+      `${page}#acknowledgements`,
+      `a message for an event no handler subscribes to: no acknowledgement, no exception event, and the connection keeps working (${lang})`,
+      async () => {
+        const socket = await ioConnect(url);
+        const anything: unknown[] = [];
+        socket.onAny((...args: unknown[]) => anything.push(args));
+        expect(await emitAck(socket, 'no-such-event', {x: 1}, 300)).toBe('timeout');
+        expect(anything).toEqual([]);
+        expect(socket.connected).toBe(true);
+        expect(await emitAck(socket, 'identity', 1)).toBe(1);
         socket.close();
       },
     );
@@ -213,12 +276,11 @@ claim(
   `${page}#overview`,
   'a gateway with its own port, a namespace and transports: [websocket] is reached at url/chat by a websocket client only',
   async () => {
-    const {freePort} = await import('../../lib');
     const port = await freePort();
-    // The page's decorator line, on a free port instead of 81, with a handler to reach.
-    const decorator = fragment(page, 'overview', '@WebSocketGateway(81')
+    // The page's decorator line, on a free port instead of 3001, with a handler to reach.
+    const decorator = fragment(page, 'overview', '@WebSocketGateway(3001')
       .value.split('\n')[0]
-      .replace('(81,', `(${port},`);
+      .replace('(3001,', `(${port},`);
     const {ChatGateway} = compileModule(
       `
 import { SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
@@ -235,32 +297,13 @@ export class ChatGateway {
       const chat = await ioConnect(`http://127.0.0.1:${port}/chat`, {transports: ['websocket']});
       expect(await emitAck(chat, 'ping', null)).toBe('pong');
       chat.close();
-      // A client with default options starts with long-polling, which this server does not answer.
+      // A client with default options starts with long-polling, which this server refuses with 400.
       await expect(
         ioConnect(`http://127.0.0.1:${port}/chat`, {transports: ['polling', 'websocket']}),
-      ).rejects.toThrow();
-    } finally {
-      await app.close();
-    }
-  },
-);
-
-claim(
-  `${page}#overview`,
-  'the cors option lets the named origin in (Access-Control-Allow-Origin), and no other',
-  async () => {
-    const source = fragment(page, 'overview', "origin: ['http://localhost:4200']").value;
-    const {ChatGateway} = compileModule(
-      `import { WebSocketGateway } from '@nestjs/websockets';\n${source.replace('export class ChatGateway {}', 'export class ChatGateway {}')}`,
-    );
-    const {app, url} = await start([ChatGateway]);
-    try {
-      const handshake = (origin: string) =>
-        fetch(`${url}/socket.io/?EIO=4&transport=polling`, {headers: {origin}});
-      const allowed = await handshake('http://localhost:4200');
-      expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:4200');
-      const other = await handshake('http://evil.example.com');
-      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      ).rejects.toThrow('xhr poll error');
+      const polling = await fetch(`http://127.0.0.1:${port}/socket.io/?EIO=4&transport=polling`);
+      expect(polling.status).toBe(400);
+      expectOutput(page, 'transport-unknown', await polling.text());
     } finally {
       await app.close();
     }
@@ -447,3 +490,843 @@ claim(
     }
   },
 );
+
+describe('cross-origin clients', () => {
+  const allowed = 'http://localhost:4200';
+  const foreign = 'http://evil.example';
+  let app: any;
+  let url: string;
+  let corsOnlyApp: any;
+  let corsOnlyUrl: string;
+  let ChatGateway: any;
+  beforeAll(async () => {
+    ({ChatGateway} = samples(page, {under: 'cross-origin-clients'}).require('chat.gateway'));
+    ({app, url} = await start([ChatGateway]));
+    // The page's options without allowRequest: what cors alone does.
+    const {ChatGateway: CorsOnly} = samples(page, {
+      under: 'cross-origin-clients',
+      edit: {'chat.gateway': [[/ {2}allowRequest: [\s\S]*?\n {2}\},\n/, '']]},
+    }).require('chat.gateway');
+    ({app: corsOnlyApp, url: corsOnlyUrl} = await start([CorsOnly]));
+  });
+  afterAll(async () => {
+    await app?.close();
+    await corsOnlyApp?.close();
+  });
+
+  /** 'connected' or the connect_error's message, for a socket.io-client that sends `origin` (or none). */
+  async function tryClient(base: string, transport: 'websocket' | 'polling', origin?: string) {
+    try {
+      const socket = await ioConnect(`${base}/chat`, {
+        transports: [transport],
+        extraHeaders: origin ? {origin} : {},
+      });
+      socket.close();
+      return 'connected';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+  const pollingHandshake = (base: string, origin?: string) =>
+    fetch(`${base}/socket.io/?EIO=4&transport=polling`, {headers: origin ? {origin} : {}});
+  /** A WebSocket handshake with `origin` (or none): 'open', or the status and body of the refusal. */
+  function wsHandshake(base: string, origin?: string): Promise<unknown> {
+    const WebSocket = nest('ws');
+    const socket = new WebSocket(
+      `${base.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`,
+      origin ? {origin} : {},
+    );
+    return new Promise((resolve) => {
+      socket.on('open', () => {
+        socket.terminate();
+        resolve('open');
+      });
+      socket.on('unexpected-response', (_request: unknown, response: any) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk));
+        response.on('end', () => resolve({status: response.statusCode, body}));
+      });
+      socket.on('error', () => undefined);
+    });
+  }
+
+  claim.abuse(
+    `${page}#cross-origin-clients`,
+    'cors alone refuses nothing: a WebSocket from a foreign origin connects to the namespace',
+    async () => {
+      expect(await tryClient(corsOnlyUrl, 'websocket', foreign)).toBe('connected');
+      expect(await wsHandshake(corsOnlyUrl, foreign)).toBe('open');
+    },
+  );
+
+  claim.abuse(
+    `${page}#cross-origin-clients`,
+    'cors alone: a long-polling handshake from a foreign origin is answered 200, only without Access-Control-Allow-Origin',
+    async () => {
+      const response = await pollingHandshake(corsOnlyUrl, foreign);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      expect(await response.text()).toMatch(/^0\{"sid":/);
+      expect(await tryClient(corsOnlyUrl, 'polling', foreign)).toBe('connected');
+    },
+  );
+
+  claim.abuse(
+    `${page}#cross-origin-clients`,
+    "with allowRequest, a foreign origin's long-polling handshake is refused with 403 and the page's body",
+    async () => {
+      const response = await pollingHandshake(url, foreign);
+      expect(response.status).toBe(403);
+      expectOutput(page, 'forbidden-origin', await response.text());
+      expect(await tryClient(url, 'polling', foreign)).toBe('xhr poll error');
+    },
+  );
+
+  claim.abuse(
+    `${page}#cross-origin-clients`,
+    "with allowRequest, a foreign origin's WebSocket handshake is refused with 400 and the body Forbidden",
+    async () => {
+      expect(await wsHandshake(url, foreign)).toEqual({status: 400, body: 'Forbidden'});
+      expect(await tryClient(url, 'websocket', foreign)).toBe('websocket error');
+    },
+  );
+
+  claim.abuse(
+    `${page}#cross-origin-clients`,
+    'a handshake without an Origin header is refused too, on both transports',
+    async () => {
+      expect((await pollingHandshake(url)).status).toBe(403);
+      expect(await wsHandshake(url)).toEqual({status: 400, body: 'Forbidden'});
+      expect(await tryClient(url, 'polling')).toBe('xhr poll error');
+      expect(await tryClient(url, 'websocket')).toBe('websocket error');
+    },
+  );
+
+  claim(
+    `${page}#cross-origin-clients`,
+    'the allowed origin connects on both transports, and its long-polling responses carry Access-Control-Allow-Origin',
+    async () => {
+      expect(await tryClient(url, 'websocket', allowed)).toBe('connected');
+      expect(await tryClient(url, 'polling', allowed)).toBe('connected');
+      const response = await pollingHandshake(url, allowed);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe(allowed);
+    },
+  );
+
+  claim.abuse(
+    `${page}#cross-origin-clients`,
+    "gateways on one port share a server made with the first gateway's options: allowRequest on the second one is ignored",
+    async () => {
+      const {WebSocketGateway} = nest('@nestjs/websockets');
+      @WebSocketGateway()
+      class Plain {}
+      // Plain is set up first: the server has no allowRequest, and the chat namespace takes it as it is.
+      const first = await start([Plain, ChatGateway]);
+      try {
+        expect(await tryClient(first.url, 'websocket', foreign)).toBe('connected');
+      } finally {
+        await first.app.close();
+      }
+      // The other way round, the page's options apply to the whole server.
+      const second = await start([ChatGateway, Plain]);
+      try {
+        expect(await tryClient(second.url, 'websocket', foreign)).toBe('websocket error');
+        expect(await wsHandshake(second.url, allowed)).toBe('open');
+      } finally {
+        await second.app.close();
+      }
+    },
+  );
+});
+
+describe('authenticating connections', () => {
+  const {JwtService} = nest('@nestjs/jwt');
+  const {WebSocketGateway, SubscribeMessage, ConnectedSocket} = nest('@nestjs/websockets');
+  const {io} = nest('socket.io-client');
+  const secret = 'a-secret-for-the-bench';
+  const jwt = new JwtService({secret});
+  const sign = (payload: object, options: object = {}) => jwt.sign(payload, options);
+  // whoami() records who it answered: a visible edit of the page's handler, so that a claim can show that
+  // a refused client reached no handler.
+  const handled: string[] = [];
+  (globalThis as any).whoamiHandled = handled;
+  const countCalls = {
+    'events.gateway': [
+      [
+        'return client.data.user.sub;',
+        '(globalThis as any).whoamiHandled.push(client.data.user.sub);\n    return client.data.user.sub;',
+      ],
+    ] as [string, string][],
+  };
+  /** The page's module and gateway, with JWT_SECRET as given while the module loads. */
+  function pageModule(jwtSecret: string | undefined, lang: 'ts' | 'js' = 'ts') {
+    // The module has no JavaScript half (it has no types): the JavaScript set takes the page's module as it is.
+    const moduleSource = samples(page, {under: 'authenticating-connections'}).sources.get(
+      'events.module',
+    )!;
+    const set = samples(page, {
+      under: 'authenticating-connections',
+      lang,
+      edit: lang === 'ts' ? countCalls : {},
+      files: lang === 'js' ? {'events.module': moduleSource} : {},
+    });
+    const before = process.env.JWT_SECRET;
+    if (jwtSecret === undefined) delete process.env.JWT_SECRET;
+    else process.env.JWT_SECRET = jwtSecret;
+    try {
+      return set.require('events.module').EventsModule;
+    } finally {
+      if (before === undefined) delete process.env.JWT_SECRET;
+      else process.env.JWT_SECRET = before;
+    }
+  }
+  @WebSocketGateway({namespace: 'chat'})
+  class ChatGateway {
+    @SubscribeMessage('whoami')
+    whoami(@ConnectedSocket() client: any) {
+      return client.data.user?.sub ?? 'nobody';
+    }
+  }
+  let app: any;
+  let url: string;
+  beforeAll(async () => {
+    const EventsModule = pageModule(secret);
+    // The page's module, and a gateway of another namespace next to it.
+    @Module({imports: [EventsModule], providers: [ChatGateway]})
+    class AppModule {}
+    app = await NestFactory.create(AppModule, {logger: false});
+    url = await listen(app);
+  });
+  afterAll(async () => app?.close());
+
+  /** 'connect_error: <message>' or the answer to whoami. */
+  async function whoami(options: Record<string, unknown>, base = url): Promise<unknown> {
+    try {
+      const socket = await ioConnect(base, options);
+      const answer = await emitAck(socket, 'whoami', null);
+      socket.close();
+      return answer;
+    } catch (error) {
+      return `connect_error: ${(error as Error).message}`;
+    }
+  }
+
+  claim(
+    `${page}#authenticating-connections`,
+    "a valid token in the auth payload: the client connects, and whoami answers with the token's sub",
+    async () => {
+      handled.length = 0;
+      expect(await whoami({auth: {token: sign({sub: 'alice'})}})).toBe('alice');
+      expect(handled).toEqual(['alice']);
+    },
+  );
+
+  claim.abuse(
+    `${page}#authenticating-connections`,
+    'no token: connect_error "Unauthorized"; a hand-written client that sends an event right after its CONNECT gets no answer, and no handler runs',
+    async () => {
+      handled.length = 0;
+      expect(await whoami({})).toBe('connect_error: Unauthorized');
+      // CONNECT without auth, then at once an EVENT with an ack id, without waiting for the server.
+      const raw = await rawSocketIo(url, ['0', '21["whoami",null]']);
+      expect(raw.received.filter((packet) => packet.startsWith('3'))).toEqual([]);
+      expect(raw.closed).toBe(true);
+      expect(handled).toEqual([]);
+    },
+  );
+
+  claim.abuse(
+    `${page}#authenticating-connections`,
+    'a malformed token, an empty one, or one that is not a string is refused',
+    async () => {
+      for (const token of ['not-a-jwt', '', {sub: 'alice'}, ['x']])
+        expect(await whoami({auth: {token}})).toBe('connect_error: Unauthorized');
+    },
+  );
+
+  claim.abuse(
+    `${page}#authenticating-connections`,
+    'a token signed with another secret is refused',
+    async () => {
+      const forged = new JwtService({secret: 'guessed'}).sign({sub: 'alice'});
+      expect(await whoami({auth: {token: forged}})).toBe('connect_error: Unauthorized');
+    },
+  );
+
+  claim.abuse(`${page}#authenticating-connections`, 'an expired token is refused', async () => {
+    const expired = sign({sub: 'alice', exp: Math.floor(Date.now() / 1000) - 5});
+    expect(await whoami({auth: {token: expired}})).toBe('connect_error: Unauthorized');
+  });
+
+  claim.abuse(
+    `${page}#authenticating-connections`,
+    'an unsigned token (alg: none) is refused',
+    async () => {
+      const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const unsigned = `${part({alg: 'none', typ: 'JWT'})}.${part({sub: 'alice'})}.`;
+      expect(await whoami({auth: {token: unsigned}})).toBe('connect_error: Unauthorized');
+    },
+  );
+
+  claim.abuse(
+    `${page}#authenticating-connections`,
+    'a valid token in the query string instead of auth is refused',
+    async () => {
+      const token = sign({sub: 'alice'});
+      expect(await whoami({query: {token}})).toBe('connect_error: Unauthorized');
+    },
+  );
+
+  claim.abuse(
+    `${page}#authenticating-connections`,
+    'the middleware runs once: a token that expires while the client is connected keeps being served',
+    async () => {
+      const exp = Math.floor(Date.now() / 1000) + 1;
+      const socket = await ioConnect(url, {auth: {token: sign({sub: 'alice', exp})}});
+      try {
+        await new Promise((resolve) => setTimeout(resolve, exp * 1000 - Date.now() + 100));
+        expect(Date.now()).toBeGreaterThan(exp * 1000);
+        expect(await emitAck(socket, 'whoami', null)).toBe('alice');
+      } finally {
+        socket.close();
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#authenticating-connections`,
+    'server.use() covers the main namespace only: a gateway with a namespace and no middleware of its own serves a client without a token',
+    async () => {
+      expect(await whoami({})).toBe('connect_error: Unauthorized');
+      expect(await whoami({}, `${url}/chat`)).toBe('nobody');
+    },
+  );
+
+  claim(
+    `${page}#authenticating-connections`,
+    'a refused client does not retry by itself: one connect_error, and active turns false',
+    async () => {
+      const socket = io(url, {
+        transports: ['websocket'],
+        forceNew: true,
+        reconnectionDelay: 50,
+        reconnectionDelayMax: 50,
+      });
+      let errors = 0;
+      socket.on('connect_error', () => (errors += 1));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(errors).toBe(1);
+      expect(socket.active).toBe(false);
+      socket.close();
+    },
+  );
+
+  claim.failure(
+    `${page}#authenticating-connections`,
+    'JWT_SECRET not set: every client is refused, one with a correctly signed token too',
+    async () => {
+      const {app: unset, url: unsetUrl} = await (async () => {
+        const created = await NestFactory.create(pageModule(undefined), {logger: false});
+        return {app: created, url: await listen(created)};
+      })();
+      try {
+        expect(await whoami({auth: {token: sign({sub: 'alice'})}}, unsetUrl)).toBe(
+          'connect_error: Unauthorized',
+        );
+        expect(await whoami({}, unsetUrl)).toBe('connect_error: Unauthorized');
+      } finally {
+        await unset.close();
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#authenticating-connections`,
+    'the JavaScript half refuses a client without a token or with a forged one, and serves a valid one (js)',
+    async () => {
+      const created = await NestFactory.create(pageModule(secret, 'js'), {logger: false});
+      const jsUrl = await listen(created);
+      try {
+        expect(await whoami({}, jsUrl)).toBe('connect_error: Unauthorized');
+        const forged = new JwtService({secret: 'guessed'}).sign({sub: 'alice'});
+        expect(await whoami({auth: {token: forged}}, jsUrl)).toBe('connect_error: Unauthorized');
+        expect(await whoami({auth: {token: sign({sub: 'bob'})}}, jsUrl)).toBe('bob');
+      } finally {
+        await created.close();
+      }
+    },
+  );
+
+  describe('a check in handleConnection()', () => {
+    const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    /** A check that awaits a 50 ms lookup, as a token verification or a database query does. */
+    async function verify(token: unknown) {
+      await delay(50);
+      if (token !== 'good') throw new Error('bad token');
+      return {sub: 'alice'};
+    }
+    const log: string[] = [];
+    @WebSocketGateway()
+    class AsyncCheckGateway {
+      async handleConnection(client: any) {
+        try {
+          client.data.user = await verify(client.handshake.auth.token);
+        } catch {
+          log.push('disconnect');
+          client.disconnect();
+        }
+      }
+      @SubscribeMessage('secret')
+      secret(@ConnectedSocket() client: any) {
+        log.push(`secret for ${JSON.stringify(client.data.user)}`);
+        return 'the secret';
+      }
+    }
+    @WebSocketGateway()
+    class SyncCheckGateway {
+      handleConnection(client: any) {
+        if (client.handshake.auth.token !== 'good') client.disconnect();
+      }
+      @SubscribeMessage('secret')
+      secret() {
+        log.push('secret');
+        return 'the secret';
+      }
+    }
+    /** A client that emits as soon as it is connected: the ack, or 'timeout'. */
+    async function eager(base: string, token: string) {
+      const socket = io(base, {
+        auth: {token},
+        transports: ['websocket'],
+        forceNew: true,
+        reconnection: false,
+      });
+      try {
+        return await new Promise((resolve) =>
+          socket.on('connect', () =>
+            socket
+              .timeout(400)
+              .emit('secret', null, (error: unknown, answer: unknown) =>
+                resolve(error ? 'timeout' : answer),
+              ),
+          ),
+        );
+      } finally {
+        socket.close();
+      }
+    }
+
+    claim.abuse(
+      `${page}#authenticating-connections`,
+      'an awaited check in handleConnection() comes too late: the message of a client with a wrong token is answered before the disconnect',
+      async () => {
+        const {app: asyncApp, url: asyncUrl} = await start([AsyncCheckGateway]);
+        try {
+          log.length = 0;
+          expect(await eager(asyncUrl, 'wrong')).toBe('the secret');
+          await until(() => log.includes('disconnect'));
+          expect(log).toEqual(['secret for undefined', 'disconnect']);
+        } finally {
+          await asyncApp.close();
+        }
+      },
+    );
+
+    claim(
+      `${page}#authenticating-connections`,
+      'the user an awaited check stores on the socket is not there yet for the first message, even with a good token',
+      async () => {
+        const {app: asyncApp, url: asyncUrl} = await start([AsyncCheckGateway]);
+        try {
+          log.length = 0;
+          expect(await eager(asyncUrl, 'good')).toBe('the secret');
+          expect(log).toEqual(['secret for undefined']);
+        } finally {
+          await asyncApp.close();
+        }
+      },
+    );
+
+    claim(
+      `${page}#authenticating-connections`,
+      'a check that runs synchronously to client.disconnect() holds: no message of the refused client is handled',
+      async () => {
+        const {app: syncApp, url: syncUrl} = await start([SyncCheckGateway]);
+        try {
+          log.length = 0;
+          expect(await eager(syncUrl, 'wrong')).toBe('timeout');
+          expect(log).toEqual([]);
+          expect(await eager(syncUrl, 'good')).toBe('the secret');
+        } finally {
+          await syncApp.close();
+        }
+      },
+    );
+  });
+});
+
+claim.failure(
+  `${page}#acknowledgements`,
+  "with the page's client and a handler that answers nothing, timeout() calls back with an error instead of waiting for ever",
+  async () => {
+    const {EventsGateway} = samples(page, {under: 'acknowledgements'}).require('events.gateway');
+    const {WebSocketGateway, SubscribeMessage} = nest('@nestjs/websockets');
+    const {EMPTY} = nest('rxjs');
+    @WebSocketGateway()
+    class Silent {
+      @SubscribeMessage('empty')
+      empty() {
+        return EMPTY;
+      }
+    }
+    const {app, url} = await start([EventsGateway, Silent]);
+    const {io} = nest('socket.io-client');
+    try {
+      // The page's client: 42 becomes null (identity(null) answers nothing), or the event an empty observable answers.
+      for (const [from, to] of [
+        ['42', 'null'],
+        ["'identity', 42", "'empty', 42"],
+      ]) {
+        const lines: string[] = [];
+        const fakeConsole = {
+          log: (...args: unknown[]) => lines.push(`log: ${args.join(' ')}`),
+          error: (...args: unknown[]) => lines.push(`error: ${args.join(' ')}`),
+        };
+        const code = fragment(page, 'acknowledgements', 'socket.timeout(5000)')
+          .value.replace(/^import .*$/m, '')
+          .replace("io('http://localhost:3000')", `io('${url}', { transports: ['websocket'] })`)
+          .replace('timeout(5000)', 'timeout(300)')
+          .replace(from, to);
+        const socket = new Function('io', 'console', `${code}\nreturn socket;`)(io, fakeConsole);
+        await until(() => lines.length > 0);
+        expect(lines).toEqual(['error: No acknowledgement within 5 seconds']);
+        socket.close();
+      }
+    } finally {
+      await app.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#handling-messages`,
+  "join trusts the room name: bob joins alice's room and receives the messages sent to it",
+  async () => {
+    const {EventsGateway: Join} = samples(page, {pick: {'events.gateway': 2}}).require(
+      'events.gateway',
+    );
+    const {EventsGateway: Chat} = samples(page, {under: 'server'}).require('events.gateway');
+    const {app, url} = await start([Join, Chat]);
+    try {
+      const alice = await ioConnect(url);
+      const bob = await ioConnect(url);
+      await emitAck(alice, 'join', {room: 'alice-private'});
+      expect(await emitAck(bob, 'join', {room: 'alice-private'})).toBe(
+        `Client ${bob.id} joined alice-private`,
+      );
+      const atBob = collect(bob, 'chat');
+      alice.emit('chat', {room: 'alice-private', text: 'my secret'});
+      expect(await atBob).toEqual([{from: alice.id, text: 'my secret'}]);
+      alice.close();
+      bob.close();
+    } finally {
+      await app.close();
+    }
+  },
+);
+
+describe('server', () => {
+  let app: any;
+  let url: string;
+  let memory: ReturnType<typeof memoryLogger>;
+  beforeAll(async () => {
+    const {EventsGateway: Join} = samples(page, {pick: {'events.gateway': 2}}).require(
+      'events.gateway',
+    );
+    const {EventsGateway: Chat} = samples(page, {under: 'server'}).require('events.gateway');
+    memory = memoryLogger();
+    ({app, url} = await start([Join, Chat], memory.logger));
+  });
+  afterAll(async () => app?.close());
+
+  claim.abuse(
+    `${page}#server`,
+    "a client that has not joined the room cannot post into it: 'Join the room first', and the members receive nothing",
+    async () => {
+      const member = await ioConnect(url);
+      const outsider = await ioConnect(url);
+      await emitAck(member, 'join', {room: 'cats'});
+      const atMember = collect(member, 'chat', 1, 300);
+      const errors = collect(outsider, 'exception');
+      outsider.emit('chat', {room: 'cats', text: 'spam'});
+      expect(await errors).toEqual([{status: 'error', message: 'Join the room first'}]);
+      expect(await atMember).toEqual([]);
+      // Nor into another client's own room (every socket is in a room named by its id).
+      const errorsAgain = collect(outsider, 'exception');
+      outsider.emit('chat', {room: member.id, text: 'spam'});
+      expect(await errorsAgain).toEqual([{status: 'error', message: 'Join the room first'}]);
+      member.close();
+      outsider.close();
+    },
+  );
+
+  claim.abuse(
+    `${page}#server`,
+    "a chat message without a payload: the client gets 'Internal server error', Nest logs the TypeError, the next message works",
+    async () => {
+      const socket = await ioConnect(url);
+      const errors = collect(socket, 'exception');
+      socket.emit('chat');
+      expect(await errors).toEqual([{status: 'error', message: 'Internal server error'}]);
+      expect(
+        memory.lines.some(
+          (line) =>
+            line.level === 'error' &&
+            line.context === 'WsExceptionsHandler' &&
+            /room/.test(line.message),
+        ),
+      ).toBe(true);
+      expect(await emitAck(socket, 'join', {room: 'dogs'})).toBe(`Client ${socket.id} joined dogs`);
+      socket.close();
+    },
+  );
+});
+
+describe('a countdown of 1e9, in a process of its own (heap limited to 96 MB, so that it fails fast)', () => {
+  async function countdownChild(withCheck: boolean) {
+    const set = samples(page, {
+      under: 'asynchronous-responses',
+      edit: withCheck
+        ? {}
+        : {'events.gateway': [[/ {4}if \(!Number\.isInteger[\s\S]*?\n {4}\}\n/, '']]},
+    });
+    const child = runChild(
+      set.dir,
+      `countdown-${withCheck ? 'checked' : 'unchecked'}.js`,
+      childApp({
+        requires: "const { EventsGateway } = require('./events.gateway.js');",
+        providers: 'EventsGateway',
+      }),
+      {execArgv: ['--max-old-space-size=96']},
+    );
+    const [, url] = await child.waitFor(/URL (\S+)/);
+    return {child, url};
+  }
+
+  claim.abuse(
+    `${page}#asynchronous-responses`,
+    "with the page's check, countdown 1e9 is refused at once and the process goes on serving",
+    async () => {
+      const {child, url} = await countdownChild(true);
+      try {
+        const attacker = await ioConnect(url);
+        const errors = collect(attacker, 'exception');
+        attacker.emit('countdown', 1e9);
+        expect(await errors).toEqual([
+          {status: 'error', message: 'start must be an integer from 1 to 10'},
+        ]);
+        attacker.close();
+        const other = await ioConnect(url);
+        const steps = collect(other, 'countdown', 2);
+        other.emit('countdown', 2);
+        expect(await steps).toEqual([2, 1]);
+        other.close();
+        expect(child.alive()).toBe(true);
+      } finally {
+        await child.stop();
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#asynchronous-responses`,
+    'without the check, one countdown of 1e9 ends the process (out of memory), and every client is disconnected',
+    async () => {
+      const {child, url} = await countdownChild(false);
+      try {
+        const attacker = await ioConnect(url);
+        const bystander = await ioConnect(url);
+        const gone = new Promise((resolve) => bystander.once('disconnect', resolve));
+        attacker.emit('countdown', 1e9);
+        const ended = await child.exited(20_000);
+        expect(ended).not.toBeNull();
+        expect(child.output()).toMatch(/heap out of memory/);
+        expect(await gone).toBe('transport close');
+        attacker.close();
+      } finally {
+        await child.stop('SIGKILL');
+      }
+    },
+    30_000,
+  );
+});
+
+claim.failure(
+  `${page}#asynchronous-responses`,
+  'a client that disconnects while an async handler runs: the handler runs to its end, its result is dropped, the server keeps serving',
+  async () => {
+    const {WebSocketGateway, SubscribeMessage} = nest('@nestjs/websockets');
+    const finished: string[] = [];
+    @WebSocketGateway()
+    class SlowGateway {
+      @SubscribeMessage('slow')
+      async slow() {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        finished.push('slow');
+        return 'done';
+      }
+    }
+    const memory = memoryLogger();
+    const {app, url} = await start([SlowGateway], memory.logger);
+    try {
+      const leaving = await ioConnect(url);
+      leaving.emit('slow', null, () => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      leaving.close();
+      await until(() => finished.length === 1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(memory.lines.filter((line) => line.level === 'error')).toEqual([]);
+      const staying = await ioConnect(url);
+      expect(await emitAck(staying, 'slow', null)).toBe('done');
+      staying.close();
+    } finally {
+      await app.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#lifecycle-hooks`,
+  'app.close() with clients connected: handleDisconnect() runs for each of them, and they see transport close',
+  async () => {
+    const {EventsGateway} = samples(page, {under: 'lifecycle-hooks'}).require('events.gateway');
+    const memory = memoryLogger();
+    const {app, url} = await start([EventsGateway], memory.logger);
+    const a = await ioConnect(url);
+    const b = await ioConnect(url);
+    const ids = [a.id, b.id];
+    const reasons = Promise.all(
+      [a, b].map((socket) => new Promise((resolve) => socket.once('disconnect', resolve))),
+    );
+    await app.close();
+    expect(await reasons).toEqual(['transport close', 'transport close']);
+    const disconnected = memory.lines
+      .map((line) => line.message)
+      .filter((message) => message.startsWith('Disconnected'));
+    expect(disconnected.sort()).toEqual(
+      [`Disconnected: ${ids[0]} (1 online)`, `Disconnected: ${ids[1]} (0 online)`].sort(),
+    );
+  },
+);
+
+claim.failure(
+  `${page}#lifecycle-hooks`,
+  'SIGTERM: without shutdown hooks the process ends at once and handleDisconnect() does not run; with enableShutdownHooks() it runs',
+  async () => {
+    const set = samples(page, {under: 'lifecycle-hooks'});
+    for (const hooks of [false, true]) {
+      const child = runChild(
+        set.dir,
+        `sigterm-${hooks}.js`,
+        childApp({
+          requires: "const { EventsGateway } = require('./events.gateway.js');",
+          providers: 'EventsGateway',
+          logger: "['log']",
+          setup: hooks ? 'app.enableShutdownHooks();' : '',
+        }),
+      );
+      try {
+        const [, url] = await child.waitFor(/URL (\S+)/);
+        const socket = await ioConnect(url);
+        const id = socket.id;
+        await child.waitFor(/Connected: /);
+        const reason = new Promise((resolve) => socket.once('disconnect', resolve));
+        const ended = await child.stop('SIGTERM');
+        expect(ended).toEqual({code: null, signal: 'SIGTERM'});
+        expect(await reason).toBe('transport close');
+        expect(child.output().includes(`Disconnected: ${id}`), child.output()).toBe(hooks);
+        socket.close();
+      } finally {
+        await child.stop('SIGKILL');
+      }
+    }
+  },
+);
+
+describe('message size and rate', () => {
+  let app: any;
+  let url: string;
+  let received: number[];
+  beforeAll(async () => {
+    const {WebSocketGateway, SubscribeMessage, MessageBody} = nest('@nestjs/websockets');
+    received = [];
+    @WebSocketGateway()
+    class SizeGateway {
+      @SubscribeMessage('text')
+      text(@MessageBody() text: string) {
+        received.push(text.length);
+        return text.length;
+      }
+      @SubscribeMessage('tick')
+      tick() {
+        received.push(0);
+      }
+    }
+    ({app, url} = await start([SizeGateway]));
+  });
+  afterAll(async () => app?.close());
+
+  claim.abuse(
+    `${page}#message-size-and-rate`,
+    'a message over 1,000,000 bytes: the client is disconnected (transport close) and the handler does not run; one just under is answered',
+    async () => {
+      received.length = 0;
+      const socket = await ioConnect(url);
+      // '42["text","…"]' adds 13 bytes of framing to the text.
+      expect(await emitAck(socket, 'text', 'x'.repeat(999_980), 2000)).toBe(999_980);
+      const reason = new Promise((resolve) => socket.once('disconnect', resolve));
+      socket.emit('text', 'x'.repeat(1_000_000));
+      expect(await reason).toBe('transport close');
+      expect(received).toEqual([999_980]);
+    },
+  );
+
+  claim.abuse(
+    `${page}#message-size-and-rate`,
+    'maxHttpBufferSize: 16 * 1024 lowers the limit: a 20 KB message disconnects the client',
+    async () => {
+      const {WebSocketGateway, SubscribeMessage, MessageBody} = nest('@nestjs/websockets');
+      @WebSocketGateway({maxHttpBufferSize: 16 * 1024})
+      class SmallGateway {
+        @SubscribeMessage('text')
+        text(@MessageBody() text: string) {
+          return text.length;
+        }
+      }
+      const small = await start([SmallGateway]);
+      try {
+        const socket = await ioConnect(small.url);
+        expect(await emitAck(socket, 'text', 'x'.repeat(10_000))).toBe(10_000);
+        const reason = new Promise((resolve) => socket.once('disconnect', resolve));
+        socket.emit('text', 'x'.repeat(20_000));
+        expect(await reason).toBe('transport close');
+      } finally {
+        await small.app.close();
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#message-size-and-rate`,
+    'nothing limits the rate: 5,000 messages sent in a burst all reach the handler',
+    async () => {
+      received.length = 0;
+      const socket = await ioConnect(url);
+      for (let i = 0; i < 5000; i += 1) socket.emit('tick');
+      await until(() => received.length === 5000, 5000);
+      expect(socket.connected).toBe(true);
+      socket.close();
+    },
+  );
+});
