@@ -1,18 +1,10 @@
 import {afterEach, expect} from 'vitest';
-import {claim, samples, nest, listen} from '../../lib';
+import {claim, samples, nest, listen, expectOutput} from '../../lib';
 import {ioConnect, collect, emitAck} from './_support';
 
 const {Module, ValidationPipe} = nest('@nestjs/common');
 const {NestFactory, APP_PIPE} = nest('@nestjs/core');
 const page = 'docs/websockets/pipes.md';
-
-const dto = `
-import { IsInt, IsString } from 'class-validator';
-export class CreateCatDto {
-  @IsString() name: string;
-  @IsInt() age: number;
-}
-`;
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -33,10 +25,7 @@ claim(
   `${page}#binding-pipes`,
   'a valid payload reaches the handler: the client receives catCreated',
   async () => {
-    const {CatsGateway} = samples(page, {
-      under: 'binding-pipes',
-      files: {'dto/create-cat.dto': dto},
-    }).require('cats.gateway');
+    const {CatsGateway} = samples(page, {under: 'binding-pipes'}).require('cats.gateway');
     const url = await start([CatsGateway]);
     const socket = await ioConnect(url);
     const got = collect(socket, 'catCreated');
@@ -48,22 +37,15 @@ claim(
 
 claim(
   `${page}#binding-pipes`,
-  'with exceptionFactory, the exception event carries the validation errors (one object per property, with its constraints)',
+  "with exceptionFactory, the exception event carries the page's validation errors: one object per property, without target and value",
   async () => {
-    const {CatsGateway} = samples(page, {
-      under: 'binding-pipes',
-      files: {'dto/create-cat.dto': dto},
-    }).require('cats.gateway');
+    const {CatsGateway} = samples(page, {under: 'binding-pipes'}).require('cats.gateway');
     const url = await start([CatsGateway]);
     const socket = await ioConnect(url);
     const errors = collect(socket, 'exception');
     socket.emit('createCat', {name: 7, age: 'three'});
     const [payload] = (await errors) as any[];
-    expect(Array.isArray(payload)).toBe(true);
-    expect(payload.map((error: any) => [error.property, Object.keys(error.constraints)])).toEqual([
-      ['name', ['isString']],
-      ['age', ['isInt']],
-    ]);
+    expectOutput(page, 'ws-validation-errors', payload);
     socket.close();
   },
 );
@@ -74,7 +56,6 @@ claim(
   async () => {
     const {CatsGateway} = samples(page, {
       under: 'binding-pipes',
-      files: {'dto/create-cat.dto': dto},
       edit: {
         'cats.gateway': [[/new ValidationPipe\(\{[\s\S]*?\}\),\n/, 'new ValidationPipe(),\n']],
       },
@@ -88,18 +69,71 @@ claim(
   },
 );
 
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#binding-pipes`,
+    `an invalid payload does not reach the handler: the client gets the validation errors and no catCreated (${lang})`,
+    async () => {
+      const {CatsGateway} = samples(page, {under: 'binding-pipes', lang}).require('cats.gateway');
+      const url = await start([CatsGateway]);
+      const socket = await ioConnect(url);
+      const created = collect(socket, 'catCreated', 1, 300);
+      const errors = collect(socket, 'exception');
+      socket.emit('createCat', {name: 5, age: 'x', admin: true});
+      const [payload] = (await errors) as any[];
+      expectOutput(page, 'ws-validation-errors', payload);
+      expect(await created).toEqual([]);
+      socket.close();
+    },
+  );
+
+  claim.abuse(
+    `${page}#binding-pipes`,
+    `whitelist: properties the DTO does not declare are removed before the handler sees the payload (${lang})`,
+    async () => {
+      const {CatsGateway} = samples(page, {under: 'binding-pipes', lang}).require('cats.gateway');
+      const url = await start([CatsGateway]);
+      const socket = await ioConnect(url);
+      const created = collect(socket, 'catCreated');
+      socket.emit('createCat', {name: 'Tom', age: 3, owner: 'admin', __proto__: {admin: true}});
+      expect(await created).toEqual([{name: 'Tom', age: 3}]);
+      socket.close();
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#binding-pipes`,
+  'a payload that is not an object (a string, a number, null, an array) fails with both properties reported',
+  async () => {
+    const {CatsGateway} = samples(page, {under: 'binding-pipes'}).require('cats.gateway');
+    const url = await start([CatsGateway]);
+    const socket = await ioConnect(url);
+    const errors = collect(socket, 'exception', 4);
+    for (const payload of ['Tom', 3, null, [{name: 'Tom', age: 3}]])
+      socket.emit('createCat', payload);
+    const payloads = (await errors) as any[];
+    expect(payloads.map((list) => list.map((error: any) => error.property))).toEqual(
+      Array(4).fill(['name', 'age']),
+    );
+    socket.close();
+  },
+);
+
 claim(
   `${page}#binding-pipes`,
-  'the JavaScript half (no DTO type to validate against) passes the payload through',
+  'without expectedType, the JavaScript half validates nothing: any payload reaches the handler',
   async () => {
-    const {CatsGateway} = samples(page, {under: 'binding-pipes', lang: 'js'}).require(
-      'cats.gateway',
-    );
+    const {CatsGateway} = samples(page, {
+      under: 'binding-pipes',
+      lang: 'js',
+      edit: {'cats.gateway': [['      expectedType: CreateCatDto,\n', '']]},
+    }).require('cats.gateway');
     const url = await start([CatsGateway]);
     const socket = await ioConnect(url);
     const got = collect(socket, 'catCreated');
-    socket.emit('createCat', {name: 'Tom'});
-    expect(await got).toEqual([{name: 'Tom'}]);
+    socket.emit('createCat', {name: 5, age: 'x', admin: true});
+    expect(await got).toEqual([{name: 5, age: 'x', admin: true}]);
     socket.close();
   },
 );
@@ -136,11 +170,9 @@ for (const lang of ['ts', 'js'] as const) {
     `${page}#parameter-scoped-pipes`,
     `the pipe on @MessageBody() validates the payload only: a valid cat is acknowledged and broadcast to the others (${lang})`,
     async () => {
-      const {CatsGateway} = samples(page, {
-        under: 'parameter-scoped-pipes',
-        lang,
-        files: lang === 'ts' ? {'dto/create-cat.dto': dto} : {},
-      }).require('cats.gateway');
+      const {CatsGateway} = samples(page, {under: 'parameter-scoped-pipes', lang}).require(
+        'cats.gateway',
+      );
       const url = await start([CatsGateway]);
       const sender = await ioConnect(url);
       const other = await ioConnect(url);
@@ -152,11 +184,29 @@ for (const lang of ['ts', 'js'] as const) {
       });
       expect(await broadcast).toEqual([{name: 'Tom', age: 3}]);
       expect(await own).toEqual([]);
-      if (lang === 'ts') {
-        const errors = collect(sender, 'exception');
-        sender.emit('createCat', {name: 'Tom'});
-        expect(((await errors) as any[])[0].map((error: any) => error.property)).toEqual(['age']);
-      }
+      sender.close();
+      other.close();
+    },
+  );
+
+  claim.abuse(
+    `${page}#parameter-scoped-pipes`,
+    `a second client receives nothing of an invalid cat, and only name and age of a valid one with extra fields (${lang})`,
+    async () => {
+      const {CatsGateway} = samples(page, {under: 'parameter-scoped-pipes', lang}).require(
+        'cats.gateway',
+      );
+      const url = await start([CatsGateway]);
+      const sender = await ioConnect(url);
+      const other = await ioConnect(url);
+      const nothing = collect(other, 'catCreated', 1, 300);
+      const errors = collect(sender, 'exception');
+      sender.emit('createCat', {name: 'Tom'});
+      expect(((await errors) as any[])[0].map((error: any) => error.property)).toEqual(['age']);
+      expect(await nothing).toEqual([]);
+      const broadcast = collect(other, 'catCreated');
+      sender.emit('createCat', {name: 'Tom', age: 3, html: '<script>alert(1)</script>'});
+      expect(await broadcast).toEqual([{name: 'Tom', age: 3}]);
       sender.close();
       other.close();
     },
