@@ -1,4 +1,5 @@
 import {afterAll, afterEach, beforeAll, describe, expect} from 'vitest';
+import {spawn, type ChildProcess} from 'node:child_process';
 import {
   claim,
   samples,
@@ -8,9 +9,13 @@ import {
   compileModule,
   freePort,
   service,
+  findBinary,
+  memoryLogger,
+  typeErrors,
   type Service,
 } from '../../lib';
-import {ioConnect, collect, wsConnect} from './_support';
+import {ioConnect, collect, wsConnect, until} from './_support';
+import {runChild, childApp} from './_child';
 
 const {Module} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -119,15 +124,26 @@ describe('Socket.IO Redis adapter', () => {
 
   claim(
     `${page}#extend-socketio`,
-    'redis 3 clients have no connect(); without the connect() calls, @socket.io/redis-adapter 7.2 works with them',
+    'redis 3 clients have no connect(); without the connect() calls and closed with end(true), @socket.io/redis-adapter 7.2 works with them',
     async () => {
+      const before = await redisConnections();
       const probe = nest('redis').createClient({url: redis.url});
       expect(probe.connect).toBeUndefined();
-      probe.quit();
+      expect(probe.disconnect).toBeUndefined();
+      await new Promise((done) => probe.quit(done));
       const urls = await twoInstances('ts', [
         ['await Promise.all([pubClient.connect(), subClient.connect()]);\n', ''],
+        ['client.disconnect()', 'client.end(true)'],
       ]);
       expect(await crossInstance(urls)).toEqual(['hello from A']);
+      for (const close of closers.splice(0).reverse()) await close();
+      // end(true) closes the sockets at once; Redis notices a moment later.
+      let after = await redisConnections();
+      for (let i = 0; i < 20 && after !== before; i += 1) {
+        await new Promise((done) => setTimeout(done, 50));
+        after = await redisConnections();
+      }
+      expect(after).toBe(before);
     },
   );
 
@@ -156,7 +172,7 @@ describe('Socket.IO Redis adapter', () => {
 
   claim(
     `${page}#extend-socketio`,
-    "the adapter's dispose() quits both Redis connections when the app closes; without it they stay open",
+    "the adapter's dispose() closes both Redis connections when the app closes; without it they stay open",
     async () => {
       const before = await redisConnections();
       await twoInstances('ts');
@@ -356,6 +372,597 @@ describe('a custom adapter', () => {
       app.useWebSocketAdapter(new SimpleWsAdapter(app));
       await app.init();
       await expect(app.close()).rejects.toThrow('adapter.dispose is not a function');
+    },
+  );
+});
+
+describe('the custom adapter, checked', () => {
+  const adapterSource = () =>
+    fragment(page, 'advanced-custom-adapter', 'export class SimpleWsAdapter').value;
+
+  claim(
+    `${page}#advanced-custom-adapter`,
+    'with @types/ws 8 installed, the adapter type-checks; the Function callbacks it had before do not (TS2769)',
+    async () => {
+      // tools/behaviour has no @types/ws: TypeScript finds the site's (8.18.2, node_modules/@types/ws at the
+      // repository's root). The probe makes sure it did: a Server assigned to a number is an error only
+      // when 'ws' has types.
+      const withFunction = adapterSource().replace(
+        /callback: \(\.\.\.args: any\[\]\) => void/g,
+        'callback: Function',
+      );
+      const errors = typeErrors({
+        probe:
+          "import * as WebSocket from 'ws';\nexport const n: number = new WebSocket.Server({ noServer: true });\n",
+        'simple-ws.adapter': adapterSource(),
+        'with-function': withFunction,
+      });
+      const codes = (file: string) =>
+        errors.filter((error) => error.at.startsWith(`${file}:`)).map((error) => error.code);
+      expect(codes('probe')).toEqual(['TS2322']);
+      expect(codes('simple-ws.adapter')).toEqual([]);
+      expect(codes('with-function')).toEqual(['TS2769', 'TS2769']);
+    },
+  );
+});
+
+describe('the custom adapter against malformed messages and shutdown', () => {
+  /** The page's adapter, compiled where a child process can require it. */
+  function adapterFile(edit: (source: string) => string = (source) => source) {
+    const source = edit(
+      fragment(page, 'advanced-custom-adapter', 'export class SimpleWsAdapter').value,
+    );
+    compileModule(source, 'simple-ws.adapter');
+    // compileModule() wrote the file into a fresh folder under .run: the newest one is ours.
+    const {readdirSync, statSync} = require('node:fs') as typeof import('node:fs');
+    const {join, resolve} = require('node:path') as typeof import('node:path');
+    const run = resolve(__dirname, '..', '..', '.run');
+    const dirs = readdirSync(run)
+      .filter((name) => name.startsWith(`inline-${process.pid}-`))
+      .map((name) => join(run, name))
+      .filter((dir) => readdirSync(dir).includes('simple-ws.adapter.js'))
+      .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+    return dirs[0];
+  }
+
+  claim.abuse(
+    `${page}#advanced-custom-adapter`,
+    'malformed frames (not JSON, JSON null, a number, binary garbage) leave the process and the other clients working',
+    async () => {
+      const dir = adapterFile();
+      const port = await freePort();
+      const child = runChild(
+        dir,
+        'malformed.js',
+        childApp({
+          requires: `
+const { SimpleWsAdapter } = require('./simple-ws.adapter.js');
+const { SubscribeMessage, WebSocketGateway } = require('@nestjs/websockets');
+// Without parameter decorators, Nest calls a handler with the client and the data.
+class EchoGateway { echo(client, data) { return { event: 'echo', data }; } }
+SubscribeMessage('echo')(EchoGateway.prototype, 'echo', Object.getOwnPropertyDescriptor(EchoGateway.prototype, 'echo'));
+WebSocketGateway(${port})(EchoGateway);`,
+          providers: 'EchoGateway',
+          setup: 'app.useWebSocketAdapter(new SimpleWsAdapter(app));',
+        }),
+      );
+      try {
+        await child.waitFor(/URL /);
+        const attacker = await wsConnect(`ws://127.0.0.1:${port}`);
+        const other = await wsConnect(`ws://127.0.0.1:${port}`);
+        for (const frame of ['not json{', 'null', '42', Buffer.from([0xff, 0x00, 0x7b])])
+          attacker.socket.send(frame);
+        await new Promise((done) => setTimeout(done, 200));
+        expect(child.alive()).toBe(true);
+        other.socket.send(JSON.stringify({event: 'echo', data: 'still here'}));
+        expect(await other.next()).toEqual({event: 'echo', data: 'still here'});
+        attacker.socket.send(JSON.stringify({event: 'echo', data: 'me too'}));
+        expect(await attacker.next()).toEqual({event: 'echo', data: 'me too'});
+        attacker.close();
+        other.close();
+      } finally {
+        await child.stop('SIGKILL');
+      }
+    },
+  );
+
+  claim(
+    `${page}#advanced-custom-adapter`,
+    'a binary frame that holds the JSON message is handled like a text frame',
+    async () => {
+      const {SimpleWsAdapter} = compileModule(
+        fragment(page, 'advanced-custom-adapter', 'export class SimpleWsAdapter').value,
+        'simple-ws.adapter',
+      );
+      const port = await freePort();
+      @WebSocketGateway(port)
+      class PortGateway {
+        @SubscribeMessage('events')
+        events(@MessageBody() data: unknown) {
+          return {event: 'events', data};
+        }
+      }
+      await start([PortGateway], (app) => app.useWebSocketAdapter(new SimpleWsAdapter(app)));
+      const client = await wsConnect(`ws://127.0.0.1:${port}`);
+      client.socket.send(Buffer.from(JSON.stringify({event: 'events', data: 'binary'})), {
+        binary: true,
+      });
+      expect(await client.next()).toEqual({event: 'events', data: 'binary'});
+      client.close();
+    },
+  );
+
+  claim.failure(
+    `${page}#advanced-custom-adapter`,
+    'app.close() ends the connections of the connected clients; a close() that only closes the ws server leaves them open',
+    async () => {
+      const source = fragment(
+        page,
+        'advanced-custom-adapter',
+        'export class SimpleWsAdapter',
+      ).value;
+      const variants = [
+        [source, 3],
+        [source.replace(/ {4}for \(const client of server\.clients\) \{\n.*\n {4}\}\n/, ''), 1],
+      ] as const;
+      expect(variants[1][0]).not.toBe(source);
+      for (const [code, readyState] of variants) {
+        const {SimpleWsAdapter} = compileModule(code, 'simple-ws.adapter');
+        const port = await freePort();
+        @WebSocketGateway(port)
+        class PortGateway {}
+        @Module({providers: [PortGateway]})
+        class AppModule {}
+        const app = await NestFactory.create(AppModule, {logger: false});
+        app.useWebSocketAdapter(new SimpleWsAdapter(app));
+        await app.listen(0, '127.0.0.1');
+        const client = await wsConnect(`ws://127.0.0.1:${port}`);
+        await app.close();
+        await new Promise((done) => setTimeout(done, 100));
+        expect(client.socket.readyState).toBe(readyState);
+        client.socket.terminate();
+      }
+    },
+  );
+});
+
+describe('WsAdapter: origins, message size and shutdown', () => {
+  const allowed = 'http://localhost:4200';
+  const foreign = 'http://evil.example';
+  const WebSocket = nest('ws');
+  /** 'open', or the status of the refused handshake. */
+  function handshake(url: string, origin?: string): Promise<unknown> {
+    const socket = new WebSocket(url, origin ? {origin} : {});
+    return new Promise((resolve) => {
+      socket.on('open', () => {
+        socket.terminate();
+        resolve('open');
+      });
+      socket.on('unexpected-response', (_request: unknown, response: any) => {
+        resolve(response.statusCode);
+        response.resume();
+      });
+      socket.on('error', () => undefined);
+    });
+  }
+  const useWs = (app: any) => app.useWebSocketAdapter(new WsAdapter(app));
+
+  claim.abuse(
+    `${page}#origins-and-message-size`,
+    'by default ws checks no origin: a client that says it comes from a foreign origin connects',
+    async () => {
+      @WebSocketGateway()
+      class PlainGateway {}
+      const url = await start([PlainGateway], useWs);
+      expect(await handshake(url.replace('http', 'ws'), foreign)).toBe('open');
+    },
+  );
+
+  claim.abuse(
+    `${page}#origins-and-message-size`,
+    'by default a 2 MB message reaches the handler (maxPayload is 100 MiB)',
+    async () => {
+      const {WebSocketServer} = nest('@nestjs/platform-ws/node_modules/ws');
+      expect(new WebSocketServer({noServer: true}).options.maxPayload).toBe(100 * 1024 * 1024);
+      @WebSocketGateway()
+      class SizeGateway {
+        @SubscribeMessage('size')
+        size(@MessageBody() text: string) {
+          return {event: 'size', data: text.length};
+        }
+      }
+      const url = await start([SizeGateway], useWs);
+      const client = await wsConnect(url.replace('http', 'ws'));
+      client.socket.send(JSON.stringify({event: 'size', data: 'x'.repeat(2_000_000)}));
+      expect(await client.next(3000)).toEqual({event: 'size', data: 2_000_000});
+      client.close();
+    },
+  );
+
+  for (const lang of ['ts', 'js'] as const) {
+    describe(`the page's gateway options (${lang})`, () => {
+      let url: string;
+      let memory: ReturnType<typeof memoryLogger>;
+      let app: any;
+      beforeAll(async () => {
+        const {EventsGateway} = samples(page, {under: 'origins-and-message-size', lang}).require(
+          'events.gateway',
+        );
+        memory = memoryLogger();
+        @Module({providers: [EventsGateway]})
+        class AppModule {}
+        app = await NestFactory.create(AppModule, {logger: memory.logger});
+        useWs(app);
+        url = (await listen(app)).replace('http', 'ws');
+      });
+      afterAll(async () => app?.close());
+
+      claim.abuse(
+        `${page}#origins-and-message-size`,
+        `verifyClient refuses a foreign origin and a handshake without Origin with 401; the allowed origin connects (${lang})`,
+        async () => {
+          expect(await handshake(url, foreign)).toBe(401);
+          expect(await handshake(url)).toBe(401);
+          expect(await handshake(url, allowed)).toBe('open');
+        },
+      );
+
+      claim.abuse(
+        `${page}#origins-and-message-size`,
+        `a message over maxPayload (64 KiB) closes the connection with 1009, Nest logs the RangeError, the handler does not run (${lang})`,
+        async () => {
+          const client = new WebSocket(url, {origin: allowed});
+          await new Promise((done) => client.once('open', done));
+          const answers: string[] = [];
+          client.on('message', (raw: Buffer) => answers.push(raw.toString()));
+          const closed = new Promise((done) => client.once('close', (code: number) => done(code)));
+          client.send(JSON.stringify({event: 'events', data: 'x'.repeat(100 * 1024)}));
+          expect(await closed).toBe(1009);
+          expect(answers).toEqual([]);
+          await until(() =>
+            memory.lines.some((line) => /Max payload size exceeded/.test(line.message)),
+          );
+        },
+      );
+    });
+  }
+
+  claim.abuse(
+    `${page}#ws-library`,
+    'JSON that is not an object (null, 42) and binary garbage are ignored; the connection stays open',
+    async () => {
+      @WebSocketGateway()
+      class EchoGateway {
+        @SubscribeMessage('echo')
+        echo(@MessageBody() data: unknown) {
+          return {event: 'echo', data};
+        }
+      }
+      const url = await start([EchoGateway], useWs);
+      const client = await wsConnect(url.replace('http', 'ws'));
+      for (const frame of ['null', '42', Buffer.from([0xff, 0x00])]) client.socket.send(frame);
+      client.socket.send(Buffer.from(JSON.stringify({event: 'echo', data: 'binary frame'})));
+      expect(await client.next()).toEqual({event: 'echo', data: 'binary frame'});
+      expect(client.socket.readyState).toBe(1);
+      client.close();
+    },
+  );
+
+  claim.failure(
+    `${page}#shutting-down`,
+    'with WsAdapter, app.close() does not return while a client stays connected; it returns once the client leaves',
+    async () => {
+      @WebSocketGateway()
+      class PlainGateway {}
+      @Module({providers: [PlainGateway]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, {logger: false});
+      useWs(app);
+      const url = (await listen(app)).replace('http', 'ws');
+      const client = await wsConnect(url);
+      let closed = false;
+      const closing = app.close().then(() => (closed = true));
+      await new Promise((done) => setTimeout(done, 800));
+      expect(closed).toBe(false);
+      expect(client.socket.readyState).toBe(1);
+      client.socket.terminate();
+      await closing;
+      expect(closed).toBe(true);
+    },
+  );
+
+  claim.failure(
+    `${page}#shutting-down`,
+    "with the page's ClosingWsAdapter, app.close() returns at once: the client sees code 1006 and handleDisconnect() runs",
+    async () => {
+      const {ClosingWsAdapter} = compileModule(
+        fragment(page, 'shutting-down', 'class ClosingWsAdapter').value,
+        'closing-ws.adapter',
+      );
+      const disconnected: string[] = [];
+      @WebSocketGateway()
+      class TrackingGateway {
+        handleDisconnect() {
+          disconnected.push('client');
+        }
+      }
+      @Module({providers: [TrackingGateway]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, {logger: false});
+      app.useWebSocketAdapter(new ClosingWsAdapter(app));
+      const url = (await listen(app)).replace('http', 'ws');
+      const client = await wsConnect(url);
+      const code = new Promise((done) =>
+        client.socket.once('close', (value: number) => done(value)),
+      );
+      const started = Date.now();
+      await app.close();
+      expect(Date.now() - started).toBeLessThan(500);
+      expect(await code).toBe(1006);
+      expect(disconnected).toEqual(['client']);
+    },
+  );
+});
+
+describe('Redis down at start, in a process of its own', () => {
+  async function bootstrapChild(name: string, edit: [string | RegExp, string][]) {
+    const set = samples(page, {
+      under: 'extend-socketio',
+      edit: {'redis-io.adapter': [["from 'redis'", "from 'redis4'"], ...edit]},
+    });
+    const nobody = await freePort();
+    // The page's bootstrap lines, in the bootstrap() function of a main.ts.
+    const lines = fragment(page, 'extend-socketio', 'new RedisIoAdapter(app)')
+      .value.replace("'redis://localhost:6379'", `'redis://127.0.0.1:${nobody}'`)
+      .replace('app.listen(3000)', "app.listen(0, '127.0.0.1')");
+    const child = runChild(
+      set.dir,
+      `${name}.js`,
+      `
+const { Module } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { WebSocketGateway } = require('@nestjs/websockets');
+const { RedisIoAdapter } = require('./redis-io.adapter.js');
+class EventsGateway {}
+WebSocketGateway()(EventsGateway);
+class AppModule {}
+Module({ providers: [EventsGateway] })(AppModule);
+async function bootstrap() {
+${lines}
+  console.log('LISTENING');
+}
+bootstrap();
+`,
+    );
+    return child;
+  }
+
+  claim.failure(
+    `${page}#extend-socketio`,
+    'Redis unreachable at start: connect() rejects, bootstrap() fails and the process exits with code 1, never listening',
+    async () => {
+      const child = await bootstrapChild('redis-down', []);
+      try {
+        expect(await child.exited(10_000)).toEqual({code: 1, signal: null});
+        expect(child.output()).toMatch(/ECONNREFUSED/);
+        expect(child.output()).not.toMatch(/LISTENING/);
+      } finally {
+        await child.stop('SIGKILL');
+      }
+    },
+  );
+
+  claim(
+    `${page}#extend-socketio`,
+    'with the error listeners attached before connect(), bootstrap() waits instead: it logs the failed attempts, and is still running and not listening 1.5 s later',
+    async () => {
+      // The listener loop moved above the connect() calls.
+      const child = await bootstrapChild('redis-down-listeners-first', [
+        [
+          /( {4}await Promise\.all\(\[pubClient\.connect\(\), subClient\.connect\(\)\]\);\n)( {4}for \(const client of \[pubClient, subClient\]\) \{\n.*\n {4}\}\n)/,
+          '$2$1',
+        ],
+      ]);
+      try {
+        await child.waitFor(/Redis: connect ECONNREFUSED/, 10_000);
+        expect(await child.exited(1500)).toBeNull();
+        expect(child.output()).not.toMatch(/LISTENING/);
+      } finally {
+        await child.stop('SIGKILL');
+      }
+    },
+  );
+});
+
+describe('Redis restarted while clients are connected', () => {
+  let port: number;
+  let redis: ChildProcess | undefined;
+  const apps: any[] = [];
+  // Nest's Logger is global: one memory logger for both instances.
+  const memory = memoryLogger();
+  let a: any;
+  let b: any;
+  let quitApp: any;
+  let quitClosing: Promise<unknown> | undefined;
+  const warnings: string[] = [];
+  const originalWarn = console.warn;
+
+  async function startRedis() {
+    redis = spawn(
+      findBinary('redis'),
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {stdio: 'ignore'},
+    );
+    const {connect} = await import('node:net');
+    for (let i = 0; i < 100; i += 1) {
+      const open = await new Promise<boolean>((done) => {
+        const socket = connect(port, '127.0.0.1');
+        socket.once('connect', () => {
+          socket.destroy();
+          done(true);
+        });
+        socket.once('error', () => done(false));
+      });
+      if (open) return;
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    throw new Error('redis-server did not start');
+  }
+  const running = () => !!redis && redis.exitCode === null && redis.signalCode === null;
+  async function stopRedis() {
+    if (!running()) return;
+    const exited = new Promise((done) => redis!.once('exit', done));
+    redis.kill('SIGKILL');
+    await exited;
+  }
+  /** Shouts from a until b hears it (or `ms` passed): what b heard. */
+  async function shoutUntilHeard(text: string, ms: number) {
+    const heard = collect(b, 'heard', 1, ms);
+    const timer = setInterval(() => a.emit('shout', text), 100);
+    const got = await heard;
+    clearInterval(timer);
+    return got;
+  }
+
+  beforeAll(async () => {
+    port = await freePort();
+    await startRedis();
+    // The adapter warns through console.warn when a Redis client has no 'error' listener of the app's own.
+    console.warn = (...args: unknown[]) => {
+      warnings.push(args.join(' '));
+    };
+    const {RedisIoAdapter} = samples(page, {
+      under: 'extend-socketio',
+      edit: {'redis-io.adapter': [["from 'redis'", "from 'redis4'"]]},
+    }).require('redis-io.adapter');
+    for (let i = 0; i < 2; i += 1) {
+      @Module({providers: [BroadcastGateway]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, {logger: memory.logger});
+      const adapter = new RedisIoAdapter(app);
+      await adapter.connectToRedis(`redis://127.0.0.1:${port}`);
+      app.useWebSocketAdapter(adapter);
+      apps.push(app);
+    }
+    // A third instance whose dispose() uses quit(), for the shutdown claim.
+    const {RedisIoAdapter: QuitAdapter} = samples(page, {
+      under: 'extend-socketio',
+      edit: {
+        'redis-io.adapter': [
+          ["from 'redis'", "from 'redis4'"],
+          ['client.disconnect()', 'client.quit()'],
+        ],
+      },
+    }).require('redis-io.adapter');
+    @Module({providers: [BroadcastGateway]})
+    class QuitModule {}
+    quitApp = await NestFactory.create(QuitModule, {logger: memory.logger});
+    const quitAdapter = new QuitAdapter(quitApp);
+    await quitAdapter.connectToRedis(`redis://127.0.0.1:${port}`);
+    quitApp.useWebSocketAdapter(quitAdapter);
+    await quitApp.init();
+    const urls = [await listen(apps[0]), await listen(apps[1])];
+    a = await ioConnect(urls[0]);
+    b = await ioConnect(urls[1]);
+    expect(await shoutUntilHeard('before', 3000)).toEqual(['before']);
+  });
+  afterAll(async () => {
+    a?.close();
+    b?.close();
+    // quit() needs Redis to answer: let it.
+    if (!running()) await startRedis();
+    for (const app of [...apps, quitApp]) await app?.close().catch(() => undefined);
+    await quitClosing?.catch(() => undefined);
+    console.warn = originalWarn;
+    await stopRedis();
+  });
+
+  claim.failure(
+    `${page}#extend-socketio`,
+    "Redis down: the process keeps serving, an emit reaches the clients of the sending instance only, and the errors go to the Nest logger (no 'missing error handler' warnings)",
+    async () => {
+      await stopRedis();
+      const redisErrors = () =>
+        memory.lines.filter(
+          (line) => line.context === 'RedisIoAdapter' && line.message.startsWith('Redis: '),
+        );
+      // Four clients (a publisher and a subscriber per instance) report their failed attempts.
+      await until(() => redisErrors().length >= 4, 5000);
+      const atA = collect(a, 'heard');
+      const atB = collect(b, 'heard', 1, 500);
+      a.emit('shout', 'during the outage');
+      expect(await atA).toEqual(['during the outage']);
+      expect(await atB).toEqual([]);
+      expect(a.connected && b.connected).toBe(true);
+      expect(redisErrors().every((line) => line.level === 'error')).toBe(true);
+      expect(warnings.filter((line) => line.includes("missing 'error' handler"))).toEqual([]);
+    },
+  );
+
+  claim.failure(
+    `${page}#extend-socketio`,
+    'Redis back on the same port: the clients reconnect by themselves and broadcasts cross instances again, without a restart of the app',
+    async () => {
+      await startRedis();
+      expect(await shoutUntilHeard('after the restart', 8000)).toEqual(['after the restart']);
+    },
+  );
+
+  claim.failure(
+    `${page}#extend-socketio`,
+    'Redis down at shutdown: app.close() returns at once with disconnect(); with quit() it would still be waiting a second later',
+    async () => {
+      await stopRedis();
+      await new Promise((done) => setTimeout(done, 200));
+      let quitClosed = false;
+      quitClosing = quitApp.close().then(() => (quitClosed = true));
+      const started = Date.now();
+      await apps[0].close();
+      expect(Date.now() - started).toBeLessThan(1000);
+      await new Promise((done) => setTimeout(done, 1000));
+      expect(quitClosed).toBe(false);
+      // With Redis back, quit() gets its answer and the close finishes.
+      await startRedis();
+      await until(() => quitClosed, 5000);
+    },
+  );
+
+  claim(
+    `${page}#extend-socketio`,
+    "without the app's own error listeners, the Socket.io adapter prints \"missing 'error' handler on this Redis client\" while Redis is down (in a process of its own)",
+    async () => {
+      const set = samples(page, {
+        under: 'extend-socketio',
+        edit: {
+          'redis-io.adapter': [
+            ["from 'redis'", "from 'redis4'"],
+            [/ {4}for \(const client of \[pubClient, subClient\]\) \{\n.*\n {4}\}\n/, ''],
+          ],
+        },
+      });
+      const child = runChild(
+        set.dir,
+        'redis-no-listeners.js',
+        childApp({
+          requires: `
+const { WebSocketGateway } = require('@nestjs/websockets');
+const { RedisIoAdapter } = require('./redis-io.adapter.js');
+class EventsGateway {}
+WebSocketGateway()(EventsGateway);`,
+          providers: 'EventsGateway',
+          setup: `const adapter = new RedisIoAdapter(app);
+  await adapter.connectToRedis('redis://127.0.0.1:${port}');
+  app.useWebSocketAdapter(adapter);`,
+        }),
+      );
+      try {
+        await child.waitFor(/URL /);
+        await stopRedis();
+        await child.waitFor(/missing 'error' handler on this Redis client/, 5000);
+        expect(child.alive()).toBe(true);
+      } finally {
+        await child.stop('SIGKILL');
+      }
     },
   );
 });
