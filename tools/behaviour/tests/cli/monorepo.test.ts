@@ -164,6 +164,18 @@ claim(
   240_000,
 );
 
+claim.failure(
+  `${page}#running-and-building-applications`,
+  'a project name that is not in nest-cli.json (my-ap): nest build builds the default project instead, with exit code 0',
+  () => {
+    rmSync(join(workspace, 'dist'), {recursive: true, force: true});
+    const run = nestCli(workspace, ['build', 'my-ap']);
+    expect(run.status).toBe(0);
+    expect(listFiles(join(workspace, 'dist'))).toEqual(['apps/my-project/main.js']);
+  },
+  240_000,
+);
+
 claim(
   `${page}#webpack-bundling`,
   'the bundle holds the library code; packages from node_modules stay outside as require() calls',

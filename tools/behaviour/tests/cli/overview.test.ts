@@ -2,7 +2,7 @@
  * docs/cli/overview.md against the real CLI (@nestjs/cli 8.2.8, @nestjs/schematics 8.0.11) in temporary folders.
  */
 import {afterAll, beforeAll, expect} from 'vitest';
-import {existsSync, readFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {claim, readPage, expectOutput} from '../../lib';
 import {
@@ -220,4 +220,35 @@ claim(
     expect(pkg.dependencies['@nestjs/cli']).toBeUndefined();
     expect(pkg.scripts.build).toBe('nest build');
   },
+);
+
+claim.failure(
+  `${page}#basic-workflow`,
+  'nest new into a folder that already holds files: the files are added next to them, and one it would overwrite (package.json) stops it with "A merge conflicted" (exit code 1), leaving it untouched',
+  () => {
+    const notes = join(tmp.dir, 'with-notes');
+    mkdirSync(notes);
+    writeFileSync(join(notes, 'notes.txt'), 'keep me');
+    nestOk(tmp.dir, ['new', 'with-notes', '--skip-install', '--skip-git', '-p', 'npm']);
+    expect(readFileSync(join(notes, 'notes.txt'), 'utf8')).toBe('keep me');
+    expect(existsSync(join(notes, 'src', 'main.ts'))).toBe(true);
+    const mine = join(tmp.dir, 'with-package');
+    mkdirSync(mine);
+    writeFileSync(join(mine, 'package.json'), '{"name":"mine","version":"9.9.9"}');
+    const run = nestCli(tmp.dir, [
+      'new',
+      'with-package',
+      '--skip-install',
+      '--skip-git',
+      '-p',
+      'npm',
+    ]);
+    expect(run.status).toBe(1);
+    expect(run.out).toContain('Error: A merge conflicted on path "/with-package/package.json".');
+    expect(readFileSync(join(mine, 'package.json'), 'utf8')).toBe(
+      '{"name":"mine","version":"9.9.9"}',
+    );
+    expect(existsSync(join(mine, 'src'))).toBe(false);
+  },
+  240_000,
 );
