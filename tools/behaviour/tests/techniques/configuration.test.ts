@@ -550,7 +550,7 @@ claim(
       edit: [[/return app;/, 'return { app, port };']],
     });
     close = () => app.app.close();
-    expect(app.port).toBe('4321');
+    expect(app.port).toBe(4321);
     const base = await listen(app.app);
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   },
@@ -575,5 +575,98 @@ claim(
     expect(config.get('CFG_LEAK')).toBeUndefined();
     expect(config.get('CFG_REAL')).toBe('from-process');
     await moduleRef.close();
+  },
+);
+
+/** The error forRoot() throws when the module file is loaded with `env`, or null when it loads. */
+function loadError(section: string, pick: Record<string, number>, env: Record<string, string>) {
+  Object.assign(process.env, env);
+  const set = samples(page, {under: section, pick});
+  try {
+    set.require('app.module');
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+claim.failure(
+  `${page}#schema-validation`,
+  'with the page\'s schema, an empty PORT= or PORT=abc fails with "must be a number" (default() does not replace an empty value), PORT=70000 with "must be a valid port"',
+  async () => {
+    const base = {DATABASE_URL: 'postgres://localhost/app'};
+    expect(loadError('schema-validation', {'app.module': 4}, {...base, PORT: ''})).toBe(
+      'Config validation error: "PORT" must be a number',
+    );
+    expect(loadError('schema-validation', {'app.module': 4}, {...base, PORT: 'abc'})).toBe(
+      'Config validation error: "PORT" must be a number',
+    );
+    expect(loadError('schema-validation', {'app.module': 4}, {...base, PORT: '70000'})).toBe(
+      'Config validation error: "PORT" must be a valid port',
+    );
+    expect(loadError('schema-validation', {'app.module': 4}, {...base, PORT: '0'})).toBeNull();
+  },
+);
+
+claim.failure(
+  `${page}#custom-validate-function`,
+  'the class-validator validate() refuses an empty PORT= (converted to 0), PORT=abc (NaN) and PORT=70000',
+  async () => {
+    const {validate} = samples(page, {under: 'custom-validate-function'}).require('env.validation');
+    for (const PORT of ['', 'abc', '70000', '80.5'])
+      expect(() => validate({NODE_ENV: 'production', PORT}), JSON.stringify(PORT)).toThrow(
+        /property PORT has failed the following constraints/,
+      );
+    expect(validate({NODE_ENV: 'production', PORT: '8080'}).PORT).toBe(8080);
+  },
+);
+
+claim.abuse(
+  `${page}#custom-getter-functions`,
+  'a misspelt or missing AUTH_ENABLED (TRUE, 1, empty, unset) keeps authentication on, only "false" turns it off; a bad REQUEST_TIMEOUT_MS gives 5000 (ts and js)',
+  async () => {
+    for (const lang of ['ts', 'js'] as const) {
+      const {ApiConfigService} = samples(page, {
+        under: 'custom-getter-functions',
+        lang,
+        pick: {'app.module': 1},
+      }).require('api-config.service');
+      const app = await context([ConfigModule.forRoot({ignoreEnvFile: true})], [ApiConfigService]);
+      const api = app.get(ApiConfigService);
+      for (const value of ['TRUE', '1', '', 'yes', undefined]) {
+        if (value === undefined) delete process.env.AUTH_ENABLED;
+        else process.env.AUTH_ENABLED = value;
+        expect(api.isAuthEnabled, `${lang} AUTH_ENABLED=${value}`).toBe(true);
+      }
+      process.env.AUTH_ENABLED = 'false';
+      expect(api.isAuthEnabled).toBe(false);
+      for (const value of ['', 'abc', '0']) {
+        process.env.REQUEST_TIMEOUT_MS = value;
+        expect(api.requestTimeoutMs, `${lang} REQUEST_TIMEOUT_MS=${value}`).toBe(5000);
+      }
+      await closeApp();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#using-in-the-maints`,
+  "PORT=abc, PORT=0 or an empty PORT stop the page's main.ts with a message; get() alone would hand 'abc' to listen(), which serves on a socket file named abc",
+  async () => {
+    @Module({imports: [ConfigModule.forRoot({ignoreEnvFile: true})]})
+    class AppModule {}
+    for (const value of ['abc', '0', '']) {
+      process.env.PORT = value;
+      await expect(
+        bootMain(page, AppModule, {under: 'using-in-the-maints'}),
+        JSON.stringify(value),
+      ).rejects.toThrow(`PORT must be a port number, not "${value}"`);
+    }
+    // What listen() does with the unchecked string.
+    process.env.PORT = 'abc';
+    const app = await NestFactory.create(AppModule, {logger: false});
+    close = () => app.close();
+    await app.listen(app.get(ConfigService).get('PORT', 3000));
+    expect(app.getHttpServer().address()).toBe('abc');
   },
 );
