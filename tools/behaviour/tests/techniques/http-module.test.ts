@@ -51,6 +51,9 @@ beforeAll(async () => {
       res.on('close', () => {
         if (!res.writableEnded) dripAborted.push(Date.now());
       });
+    } else if (req.url?.startsWith('/elsewhere/')) {
+      // A redirect to another host: the address is in the path.
+      res.writeHead(302, {location: decodeURIComponent(req.url.slice('/elsewhere/'.length))}).end();
     } else if (req.url === '/big') {
       res.end(Buffer.alloc(11 * 1024 * 1024, 65));
     } else if (req.url === '/internal') {
@@ -628,5 +631,32 @@ claim.failure(
       );
     expect(sent).toMatch(/^http:\/\/(\[::1\]|127\.0\.0\.1|localhost)\/breeds$/);
     await moduleRef.close();
+  },
+);
+
+claim.abuse(
+  `${page}#configuration`,
+  "a redirect to another host, an internal one included, is followed with the page's maxRedirects: 5; maxRedirects: 0 refuses it",
+  async () => {
+    const internal = createServer((req, res) => res.end('internal admin page'));
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    const internalUrl = `http://127.0.0.1:${(internal.address() as {port: number}).port}/admin`;
+    try {
+      const moduleRef = await Test.createTestingModule({
+        imports: [HttpModule.register(pageRegisterOptions())],
+      }).compile();
+      const url = `${targetUrl}/elsewhere/${encodeURIComponent(internalUrl)}`;
+      expect((await moduleRef.get(HttpService).axiosRef.get(url)).data).toBe('internal admin page');
+      await moduleRef.close();
+      const strict = await Test.createTestingModule({
+        imports: [HttpModule.register({...pageRegisterOptions(), maxRedirects: 0})],
+      }).compile();
+      await expect(strict.get(HttpService).axiosRef.get(url)).rejects.toThrow(
+        'Request failed with status code 302',
+      );
+      await strict.close();
+    } finally {
+      internal.close();
+    }
   },
 );
