@@ -242,3 +242,47 @@ claim.failure(
     mongoose.deleteModel(/.*/);
   },
 );
+
+claim.abuse(
+  `${page}#model-injection`,
+  "a body with a chosen _id and an unknown isAdmin: the page's create() builds the document from the three fields only; the whole body would keep the _id",
+  async () => {
+    const set = samples(page, {files: {'cats.controller': controller}, edit: instanceImport});
+    const {CatSchema} = set.require('schemas/cat.schema');
+    const saved: any[] = [];
+    CatSchema.pre('save', function (this: any) {
+      saved.push(this.toObject());
+    });
+    const {CatsModule} = set.require('cats.module');
+    const {CatsService} = set.require('cats.service');
+    const moduleRef = await Test.createTestingModule({imports: [CatsModule]})
+      .overrideProvider('DATABASE_CONNECTION')
+      .useValue(mongoose)
+      .compile();
+    try {
+      const body = {
+        _id: '64b7f0c2a1b2c3d4e5f60718',
+        name: 'Tom',
+        age: 3,
+        breed: 'Siamese',
+        isAdmin: true,
+      };
+      // No server: save() waits for a connection, after the pre('save') hook has seen the document.
+      moduleRef
+        .get(CatsService)
+        .create(body)
+        .catch(() => undefined);
+      const Cat = moduleRef.get('CAT_MODEL', {strict: false});
+      new Cat(body).save().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 100));
+      const [fromService, fromBody] = saved;
+      expect(String(fromService._id)).not.toBe(body._id);
+      expect(fromService).not.toHaveProperty('isAdmin');
+      expect(String(fromBody._id)).toBe(body._id);
+      expect(fromBody).not.toHaveProperty('isAdmin');
+    } finally {
+      await moduleRef.close();
+      mongoose.deleteModel('Cat');
+    }
+  },
+);
