@@ -477,3 +477,25 @@ claim.failure(
     expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
   },
 );
+
+claim.abuse(
+  `${page}#streaming-real-events`,
+  "100 clients at once: each receives the event, and once they leave, the page's subject keeps no subscriber",
+  async () => {
+    const {NotificationsService, NotificationsController} = notifications();
+    const {base, app} = await start([NotificationsController], [NotificationsService]);
+    const service = app.get(NotificationsService) as any;
+    const clients = await Promise.all(
+      Array.from({length: 100}, () => open(`${base}/notifications/stream`)),
+    );
+    for (let i = 0; i < 50 && service.events.observers.length < 100; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(service.events.observers.length).toBe(100);
+    service.notify('maintenance at noon');
+    await Promise.all(clients.map((client) => client.wait((text) => text.includes('noon'))));
+    for (const client of clients) client.abort();
+    for (let i = 0; i < 50 && service.events.observers.length > 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(service.events.observers.length).toBe(0);
+  },
+);
