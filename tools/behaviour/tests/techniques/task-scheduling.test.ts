@@ -1,5 +1,9 @@
 import {afterEach, describe, expect} from 'vitest';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {claim, samples, fragment, compileModule, nest, listen, memoryLogger} from '../../lib';
+import {startChild, type ChildApp} from './_child-app';
 
 const {Module, Injectable, Scope, Logger} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -509,7 +513,7 @@ describe('#dynamic-schedule-module-api', () => {
 for (const lang of ['ts', 'js'] as const) {
   claim(
     `${page}#controlling-jobs-over-http`,
-    `POST /jobs/:name/stop and /start control a job; an unknown name is a 500 (${lang})`,
+    `POST /jobs/:name/stop and /start control a job (${lang})`,
     async () => {
       const {JobsController} = samples(page, {lang}).require('jobs.controller');
       const Digest = fragmentClass('cron-options', "name: 'morning-digest'", 'DigestService');
@@ -523,9 +527,6 @@ for (const lang of ['ts', 'js'] as const) {
       const start = await fetch(`${base}/jobs/morning-digest/start`, {method: 'POST'});
       expect(await start.json()).toEqual({name: 'morning-digest', running: true});
       expect(job.running).toBe(true);
-      const unknown = await fetch(`${base}/jobs/nope/stop`, {method: 'POST'});
-      expect(unknown.status).toBe(500);
-      expect(await unknown.json()).toEqual({statusCode: 500, message: 'Internal server error'});
     },
   );
 }
@@ -552,3 +553,177 @@ claim(
     expect(registry.getCronJob('minutes-offset').unrefTimeout).toBe(true);
   },
 );
+
+@Injectable()
+class DigestJobs {
+  @Cron('0 0 9 * * *', {name: 'morning-digest'})
+  digest() {
+    return undefined;
+  }
+}
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#controlling-jobs-over-http`,
+    `an unknown or hostile job name (nope, __proto__) gets 404 "No cron job named ..." instead of a 500 (${lang})`,
+    async () => {
+      const {JobsController} = samples(page, {under: 'controlling-jobs-over-http', lang}).require(
+        'jobs.controller',
+      );
+      const app = await boot([DigestJobs], {controllers: [JobsController]});
+      const base = await listen(app);
+      const post = async (path: string) => {
+        const response = await fetch(`${base}${path}`, {method: 'POST'});
+        return {status: response.status, body: await response.json()};
+      };
+      expect(await post('/jobs/nope/stop')).toEqual({
+        status: 404,
+        body: {statusCode: 404, message: 'No cron job named nope', error: 'Not Found'},
+      });
+      expect((await post('/jobs/__proto__/start')).status).toBe(404);
+      expect((await post('/jobs/constructor/stop')).status).toBe(404);
+      expect(app.get(SchedulerRegistry).getCronJob('morning-digest').running).toBe(true);
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#controlling-jobs-over-http`,
+  'without a guard, an anonymous request with no credentials at all stops a running job',
+  async () => {
+    const {JobsController} = samples(page, {under: 'controlling-jobs-over-http'}).require(
+      'jobs.controller',
+    );
+    const app = await boot([DigestJobs], {controllers: [JobsController]});
+    const base = await listen(app);
+    const response = await fetch(`${base}/jobs/morning-digest/stop`, {method: 'POST'});
+    expect(response.status).toBe(201);
+    expect(app.get(SchedulerRegistry).getCronJob('morning-digest').running).toBe(false);
+  },
+);
+
+claim.failure(
+  `${page}#cron-options`,
+  "an async job slower than its schedule overlaps with itself (three runs at once); the page's flag skips the runs while one is busy",
+  async () => {
+    const method = fragment(page, 'cron-options', 'private syncRunning = false;').value;
+    const make = (body: string) =>
+      compileModule<any>(
+        `import { Injectable, Logger } from '@nestjs/common';
+import { Cron, CronExpression } from '@nestjs/schedule';
+export const stats = { running: 0, most: 0, runs: 0, skipped: 0 };
+@Injectable()
+export class TasksService {
+  readonly logger = { warn: () => (stats.skipped += 1) };
+  // The reader's own slow service: each sync takes 2.5 s.
+  readonly inventoryService = {
+    sync: async () => {
+      stats.runs += 1;
+      stats.running += 1;
+      stats.most = Math.max(stats.most, stats.running);
+      await new Promise((r) => setTimeout(r, 2500));
+      stats.running -= 1;
+    },
+  };
+${body}
+}`,
+        `overlap-${Math.random().toString(36).slice(2)}`,
+      );
+    // Every second instead of every minute, to see it in a few seconds.
+    const guarded = make(method.replace('CronExpression.EVERY_MINUTE', "'* * * * * *'"));
+    const plain = make(`
+  @Cron('* * * * * *')
+  async syncInventory() {
+    await this.inventoryService.sync();
+  }`);
+    await boot([guarded.TasksService, plain.TasksService]);
+    await until(() => plain.stats.most >= 3, 6000);
+    expect(guarded.stats.most).toBe(1);
+    expect(guarded.stats.skipped).toBeGreaterThanOrEqual(1);
+  },
+  15_000,
+);
+
+describe('what ends the process', () => {
+  const children: ChildApp[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) await child.stop('SIGKILL');
+  });
+  const script = (provider: string) => `
+const { Injectable, Module } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { Cron, ScheduleModule, SchedulerRegistry } = require('@nestjs/schedule');
+const { CronJob } = require('cron');
+process.on('exit', (code) => console.log('EXIT ' + code));
+${provider}
+class AppModule {}
+Module({ imports: [ScheduleModule.forRoot()], providers: [Tasks] })(AppModule);
+NestFactory.createApplicationContext(AppModule, { logger: ['error', 'warn'] }).then((app) => {
+  app.enableShutdownHooks();
+  console.log('READY');
+});
+`;
+
+  claim.failure(
+    `${page}#cron-options`,
+    'a callback passed to a CronJob of your own that throws ends the process (exit code 1), unlike a decorated method',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'behaviour-schedule-'));
+      try {
+        const child = startChild(
+          dir,
+          'main.js',
+          script(`
+class Tasks {
+  constructor(registry) { this.registry = registry; }
+  onApplicationBootstrap() {
+    const job = new CronJob('* * * * * *', () => { throw new Error('report generation failed'); });
+    this.registry.addCronJob('report', job);
+    job.start();
+  }
+}
+Injectable()(Tasks);
+Reflect.defineMetadata('design:paramtypes', [SchedulerRegistry], Tasks);
+`),
+        );
+        children.push(child);
+        expect(await child.exited(5000)).toEqual({code: 1, signal: null});
+        expect(child.output()).toContain('Error: report generation failed');
+      } finally {
+        rmSync(dir, {recursive: true, force: true});
+      }
+    },
+  );
+
+  claim.failure(
+    `${page}#installation`,
+    'SIGTERM during a run: the process ends at once (shutdown hooks on), and the run never finishes',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'behaviour-schedule-'));
+      try {
+        const child = startChild(
+          dir,
+          'main.js',
+          script(`
+class Tasks {
+  async nightly() {
+    console.log('RUN STARTED');
+    await new Promise((r) => setTimeout(r, 3000));
+    console.log('RUN FINISHED');
+  }
+}
+Injectable()(Tasks);
+Cron('* * * * * *')(Tasks.prototype, 'nightly', Object.getOwnPropertyDescriptor(Tasks.prototype, 'nightly'));
+`),
+        );
+        children.push(child);
+        await child.waitFor(/RUN STARTED/, 5000);
+        child.process.kill('SIGTERM');
+        expect(await child.exited(5000)).toEqual({code: null, signal: 'SIGTERM'});
+        expect(child.output()).not.toContain('RUN FINISHED');
+      } finally {
+        rmSync(dir, {recursive: true, force: true});
+      }
+    },
+  );
+});
