@@ -440,3 +440,15 @@ export class NaiveController {
     }
   },
 );
+
+claim.failure(
+  `${page}#streamable-file-class`,
+  'the close-listener handler is Express-only: on Fastify the injected reply has no on(), and the request fails with 500',
+  async () => {
+    const Closing = controllerAround('streamable-file-class', "res.on('close'");
+    const base = await start(Closing, 'fastify');
+    const response = await fetch(`${base}/reports/latest`);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({statusCode: 500, message: 'Internal server error'});
+  },
+);
