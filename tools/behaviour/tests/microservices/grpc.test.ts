@@ -943,3 +943,49 @@ export class Counter {
     }
   },
 );
+
+claim(
+  `${page}#errors-in-streaming-handlers`,
+  "a bidirectional @GrpcStreamCall handler that ends the call with stream.emit('error', { code, details }) gives the client that status, and the microservice keeps serving",
+  async () => {
+    const {Refusing} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { GrpcStreamCall } from '@nestjs/microservices';
+import { status } from '@grpc/grpc-js';
+@Controller()
+export class Refusing {
+  @GrpcStreamCall('HeroesService', 'FindMany')
+  findMany(stream: any) {
+    stream.on('data', (heroById: { id: number }) => {
+      if (heroById.id <= 0) {
+        stream.emit('error', { code: status.INVALID_ARGUMENT, details: 'Invalid hero id ' + heroById.id });
+        return;
+      }
+      stream.write({ id: heroById.id, name: 'Ada' });
+    });
+    stream.on('end', () => stream.end());
+  }
+}
+`,
+      'grpc-refusing',
+    );
+    const {app, url} = await server([Refusing]);
+    const {ctx, raw} = await heroesClient(url);
+    try {
+      const ids$ = new ReplaySubject();
+      [1, -2].forEach((id) => ids$.next({id}));
+      ids$.complete();
+      expect(await failure(raw.findMany(ids$.asObservable()))).toBe('3 Invalid hero id -2');
+      const ok$ = new ReplaySubject();
+      ok$.next({id: 4});
+      ok$.complete();
+      expect(await lastValueFrom(raw.findMany(ok$.asObservable()).pipe(toArray()))).toEqual([
+        {id: 4, name: 'Ada'},
+      ]);
+    } finally {
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
