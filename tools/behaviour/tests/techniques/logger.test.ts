@@ -11,6 +11,7 @@ const {
   UseGuards,
   UseInterceptors,
   NotFoundException,
+  Post,
 } = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
 const {Transport} = nest('@nestjs/microservices');
@@ -557,7 +558,7 @@ describe('#using-the-logger-for-application-logging', () => {
   for (const lang of ['ts', 'js'] as const) {
     claim(
       `${page}#using-the-logger-for-application-logging`,
-      `CatsService logs "Added Tom, 1 cats in total" with [CatsService]; logger ['error', 'warn'] silences its debug() (${lang})`,
+      `CatsService logs 'Added "Tom", 1 cats in total' with [CatsService]; logger ['error', 'warn'] silences its debug() (${lang})`,
       async () => {
         const {CatsService} = samples(page, {
           under: 'using-the-logger-for-application-logging',
@@ -571,7 +572,7 @@ describe('#using-the-logger-for-application-logging', () => {
           cats.create({name: 'Tom', age: 3, breed: 'Tabby'});
           cats.findAll();
         });
-        expect(out).toMatch(/LOG \[CatsService\] Added Tom, 1 cats in total\n/);
+        expect(out).toMatch(/LOG \[CatsService\] Added "Tom", 1 cats in total\n/);
         expect(out).toMatch(/DEBUG \[CatsService\] Listing all cats\n/);
         const quiet = await capture(async () => {
           const app = await NestFactory.create(AppModule, {logger: ['error', 'warn']});
@@ -832,3 +833,78 @@ describe('#production-json-logging', () => {
 });
 
 void UseInterceptors;
+
+const forgedName = 'Tom\n[Nest] 1  - 01/18/2022, 9:41:07 AM     LOG [AuthService] admin signed in';
+
+claim.abuse(
+  `${page}#using-the-logger-for-application-logging`,
+  "a cat name with a line break and a fake entry stays inside the one real line (quoted); unquoted, ConsoleLogger would print the forged '[AuthService] admin signed in' line",
+  async () => {
+    const {CatsService} = samples(page, {
+      under: 'using-the-logger-for-application-logging',
+      files: {'interfaces/cat.interface': catInterface('ts')},
+    }).require('cats.service');
+    const {out} = await capture(async () => {
+      const app = await NestFactory.create(AppModule);
+      toClose.push(app);
+      new CatsService().create({name: forgedName});
+      new Logger('CatsService').log(`Added ${forgedName}, 1 cats in total`);
+    });
+    const lines = out.split('\n');
+    const quoted = lines.filter((line) => line.includes('LOG [CatsService] Added "Tom\\n[Nest]'));
+    expect(quoted).toHaveLength(1);
+    expect(quoted[0]).toContain('[AuthService] admin signed in", 1 cats in total');
+    // The unquoted call: the fake entry starts a line of its own.
+    expect(lines.filter((line) => line.startsWith('[Nest] 1  - ')).length).toBe(1);
+  },
+);
+
+claim.abuse(
+  `${page}#production-json-logging`,
+  'JsonLogger keeps a message with line breaks on one line: JSON escapes them, so no record can be forged',
+  async () => {
+    const {JsonLogger} = samples(page).require('json-logger.service');
+    const {out} = await capture(async () => {
+      const app = await NestFactory.create(AppModule, {logger: new JsonLogger()});
+      toClose.push(app);
+      new Logger('CatsService').log(`Added ${forgedName}`);
+    });
+    const records = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records[records.length - 1].message).toBe(`Added ${forgedName}`);
+    expect(records.every((record) => record.context !== 'AuthService')).toBe(true);
+  },
+);
+
+claim.abuse(
+  `${page}#logging-requests`,
+  "LoggingInterceptor writes no secret: a request with ?token=, an Authorization header and a password in its body is logged as 'POST /cats <n>ms'",
+  async () => {
+    const {LoggingInterceptor} = samples(page).require('logging.interceptor');
+    @Controller('cats')
+    class LoggedController {
+      @Post()
+      create() {
+        return {};
+      }
+    }
+    @Module({controllers: [LoggedController]})
+    class LoggedModule {}
+    const log = memoryLogger();
+    const app = await NestFactory.create(LoggedModule, {logger: log.logger});
+    toClose.push(app);
+    app.useGlobalInterceptors(new LoggingInterceptor());
+    const base = await listen(app);
+    await fetch(`${base}/cats?token=reset-code-123`, {
+      method: 'POST',
+      headers: {authorization: 'Bearer eyJhbGciOi.secret', 'content-type': 'application/json'},
+      body: JSON.stringify({password: 'hunter2'}),
+    });
+    const http = log.lines.filter((line) => line.context === 'HTTP').map((line) => line.message);
+    expect(http).toHaveLength(1);
+    expect(http[0]).toMatch(/^POST \/cats \d+ms$/);
+    expect(log.text()).not.toMatch(/reset-code-123|eyJhbGciOi|hunter2/);
+  },
+);
