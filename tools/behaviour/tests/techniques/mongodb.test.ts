@@ -8,6 +8,7 @@ import {
   freePort,
   memoryLogger,
   readPage,
+  listen,
 } from '../../lib';
 
 // MongoDB has no server here: these tests run what works without one (schemas, models built on a
@@ -443,6 +444,160 @@ describe('#hooks-middleware and #plugins', () => {
       offline().model('Cat', own);
       offline().model('Owner', SchemaFactory.createForClass(Owner));
       expect(local).toEqual(['cat schema']);
+    },
+  );
+});
+
+describe('request data in filters and updates (no server: the connection never opens)', () => {
+  /**
+   * The Cat model on a connection that never opens, with bufferCommands off so that a query fails at
+   * once instead of waiting; a pre hook keeps the query, whose filter and update are then inspected.
+   */
+  function offlineCats(instance = offline(), connectionOptions: Record<string, unknown> = {}) {
+    const {Cat, CatSchema} = catSchema();
+    const schema = CatSchema.clone();
+    schema.set('bufferCommands', false);
+    const seen: any[] = [];
+    schema.pre(['find', 'findOneAndUpdate'], function (this: any) {
+      seen.push(this);
+    });
+    const {uri, ...options} = connectionOptions;
+    const connection = uri
+      ? instance.createConnection(uri as string, {...options, serverSelectionTimeoutMS: 200})
+      : instance.createConnection();
+    connection.asPromise?.()?.catch(() => undefined);
+    const model = connection.model(Cat.name, schema, undefined, {overwriteModels: true});
+    return {model, seen, Cat, connection};
+  }
+
+  claim.abuse(
+    `${page}#filters-from-request-data`,
+    "GET /cats/search?name[$ne]=x: Express makes name { $ne: 'x' }; the page's findByName() sends { $eq: { $ne: 'x' } }, without sanitizeFilter the filter would match every cat",
+    async () => {
+      const method = fragment(page, 'filters-from-request-data', 'findByName(name: string)').value;
+      const {model, seen} = offlineCats();
+      const {make} = compileModule<any>(`
+import { Controller, Get, Query } from '@nestjs/common';
+export function make(catModel: any) {
+  @Controller('cats')
+  class SearchController {
+    catModel = catModel;
+    ${method}
+    findByNameUnsafe(name: string) { return this.catModel.find({ name }).exec(); }
+    @Get('search') search(@Query('name') name: string) { return this.findByName(name); }
+    @Get('unsafe') unsafe(@Query('name') name: string) { return this.findByNameUnsafe(name); }
+  }
+  return SearchController;
+}
+`);
+      @Module({controllers: [make(model)]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, {logger: false});
+      toClose.push(app);
+      const base = await listen(app);
+      // The query fails afterwards (no server): the filter it was about to send is what matters.
+      expect((await fetch(`${base}/cats/search?name[$ne]=x`)).status).toBe(500);
+      expect((await fetch(`${base}/cats/unsafe?name[$ne]=x`)).status).toBe(500);
+      expect(seen.map((query) => query.getFilter())).toEqual([
+        {name: {$eq: {$ne: 'x'}}},
+        {name: {$ne: 'x'}},
+      ]);
+    },
+  );
+
+  claim.abuse(
+    `${page}#filters-from-request-data`,
+    "sanitizeFilter set on the connection (what MongooseModule.forRoot() passes to createConnection()) leaves { $ne } as it is; mongoose.set('sanitizeFilter', true) wraps it",
+    async () => {
+      const hostile = {name: {$ne: 'x'}};
+      const onConnection = offlineCats(offline(), {
+        uri: 'mongodb://127.0.0.1:1/cats',
+        sanitizeFilter: true,
+      });
+      await onConnection.model
+        .find(hostile)
+        .exec()
+        .catch(() => undefined);
+      expect(onConnection.seen[0].getFilter()).toEqual({name: {$ne: 'x'}});
+      const global = offline();
+      global.set('sanitizeFilter', true);
+      const sanitized = offlineCats(global);
+      await sanitized.model
+        .find({name: {$ne: 'x'}})
+        .exec()
+        .catch(() => undefined);
+      expect(sanitized.seen[0].getFilter()).toEqual({name: {$eq: {$ne: 'x'}}});
+    },
+  );
+
+  claim.abuse(
+    `${page}#using-a-model-in-a-service`,
+    "update operators in a raw body ($unset, $inc) go into the page's findByIdAndUpdate() as they are; a whitelisting ValidationPipe drops them",
+    async () => {
+      const method = fragment(
+        page,
+        'using-a-model-in-a-service',
+        'findByIdAndUpdate(id, changes',
+      ).value;
+      const {model, seen} = offlineCats();
+      const {CatsUpdater, UpdateCatDto} = compileModule<any>(`
+import { NotFoundException } from '@nestjs/common';
+import { IsInt, IsOptional, IsString } from 'class-validator';
+type Cat = any;
+export class UpdateCatDto {
+  @IsOptional() @IsString() name?: string;
+  @IsOptional() @IsInt() age?: number;
+}
+export class CatsUpdater {
+  constructor(private catModel: any) {}
+  ${method}
+}
+`);
+      const updater = new CatsUpdater(model);
+      const body = {$unset: {name: 1}, $inc: {age: 100}};
+      await updater.update('62f0c1a4e4b0a1b2c3d4e5f6', body).catch(() => undefined);
+      expect(seen[0].getUpdate()).toMatchObject({$unset: {name: 1}, $inc: {age: 100}});
+      const {ValidationPipe} = nest('@nestjs/common');
+      const pipe = new ValidationPipe({whitelist: true});
+      const cleaned = await pipe.transform(
+        {...body, age: 4},
+        {type: 'body', metatype: UpdateCatDto},
+      );
+      expect(cleaned).toEqual({age: 4});
+    },
+  );
+
+  claim.failure(
+    `${page}#using-a-model-in-a-service`,
+    'POST /cats with "age": "old" fails in save() with a ValidationError (Cast to Number failed), which the client receives as a 500',
+    async () => {
+      const set = samples(page, {
+        files: {'schemas/cat.schema': shown('schemas/cat.schema', 1)},
+      });
+      const {CatsController} = set.require('cats.controller');
+      const {CatsService} = set.require('cats.service');
+      const {model, Cat} = offlineCats();
+      const errors: string[] = [];
+      @Module({
+        controllers: [CatsController],
+        providers: [CatsService, {provide: getModelToken(Cat.name), useValue: model}],
+      })
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, {
+        logger: {...memoryLogger().logger, error: (message: string) => errors.push(message)},
+      });
+      toClose.push(app);
+      const base = await listen(app);
+      const response = await fetch(`${base}/cats`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify({name: 'Tom', age: 'old', breed: 'Tabby'}),
+      });
+      expect([response.status, await response.json()]).toEqual([
+        500,
+        {statusCode: 500, message: 'Internal server error'},
+      ]);
+      expect(errors.join('\n')).toContain('Cast to Number failed for value "old"');
     },
   );
 });
