@@ -966,3 +966,82 @@ WebSocketGateway()(EventsGateway);`,
     },
   );
 });
+
+claim(
+  `${page}#origins-and-message-size`,
+  "the page's typed verifyClient type-checks; an untyped parameter makes @WebSocketGateway() refuse the options (TS2769)",
+  async () => {
+    const pageGateway = samples(page, {under: 'origins-and-message-size'}).sources.get(
+      'events.gateway',
+    )!;
+    const untyped = (parameter: string) =>
+      pageGateway.replace(
+        'verifyClient: (info: { origin: string }) => allowedOrigins.includes(info.origin)',
+        `verifyClient: (${parameter}) => allowedOrigins.includes(${parameter === 'info' ? 'info.origin' : 'origin'})`,
+      );
+    expect(untyped('info')).not.toBe(pageGateway);
+    const errors = typeErrors({
+      typed: pageGateway,
+      untyped: untyped('info'),
+      destructured: untyped('{ origin }'),
+    });
+    const codes = (file: string) =>
+      errors.filter((error) => error.at.startsWith(`${file}:`)).map((error) => error.code);
+    expect(codes('typed')).toEqual([]);
+    expect(codes('untyped')).toEqual(['TS2769']);
+    expect(codes('destructured')).toEqual(['TS2769']);
+  },
+);
+
+claim.failure(
+  `${page}#shutting-down`,
+  'SIGTERM with shutdown hooks and a ws client connected: with WsAdapter the process does not exit; with ClosingWsAdapter it does (in a process of its own)',
+  async () => {
+    const {mkdtempSync, rmSync, writeFileSync} = await import('node:fs');
+    const {join, resolve} = await import('node:path');
+    const dir = mkdtempSync(join(resolve(__dirname, '..', '..', '.run'), 'ws-sigterm-'));
+    try {
+      // The page's ClosingWsAdapter, compiled as TypeScript into the child's folder.
+      const ts = nest('typescript');
+      const source = fragment(page, 'shutting-down', 'class ClosingWsAdapter').value;
+      writeFileSync(
+        join(dir, 'closing-ws.adapter.js'),
+        ts.transpileModule(source, {
+          compilerOptions: {module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2019},
+        }).outputText,
+      );
+      for (const [adapter, exits] of [
+        ["require('@nestjs/platform-ws').WsAdapter", false],
+        ["require('./closing-ws.adapter.js').ClosingWsAdapter", true],
+      ] as const) {
+        const child = runChild(
+          dir,
+          `sigterm-${exits}.js`,
+          childApp({
+            requires: `
+const { WebSocketGateway } = require('@nestjs/websockets');
+const Adapter = ${adapter};
+class EventsGateway {}
+WebSocketGateway()(EventsGateway);`,
+            providers: 'EventsGateway',
+            setup: 'app.enableShutdownHooks();\n  app.useWebSocketAdapter(new Adapter(app));',
+          }),
+        );
+        try {
+          const [, url] = await child.waitFor(/URL (\S+)/);
+          const client = await wsConnect(url.replace('http', 'ws'));
+          child.process.kill('SIGTERM');
+          const ended = await child.exited(1500);
+          expect(ended === null ? 'still running' : ended.signal).toBe(
+            exits ? 'SIGTERM' : 'still running',
+          );
+          client.socket.terminate();
+        } finally {
+          await child.stop('SIGKILL');
+        }
+      }
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);

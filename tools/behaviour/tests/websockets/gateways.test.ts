@@ -688,12 +688,27 @@ describe('authenticating connections', () => {
       return client.data.user?.sub ?? 'nobody';
     }
   }
+  /** A namespace gateway with a middleware of its own, registered on what afterInit() receives. */
+  @WebSocketGateway({namespace: 'admin'})
+  class AdminGateway {
+    seen: string[] = [];
+    afterInit(namespace: any) {
+      this.seen.push(namespace.name);
+      namespace.use((_socket: unknown, next: (error?: Error) => void) =>
+        next(new Error('Unauthorized')),
+      );
+    }
+    @SubscribeMessage('whoami')
+    whoami() {
+      return 'admin';
+    }
+  }
   let app: any;
   let url: string;
   beforeAll(async () => {
     const EventsModule = pageModule(secret);
     // The page's module, and a gateway of another namespace next to it.
-    @Module({imports: [EventsModule], providers: [ChatGateway]})
+    @Module({imports: [EventsModule], providers: [ChatGateway, AdminGateway]})
     class AppModule {}
     app = await NestFactory.create(AppModule, {logger: false});
     url = await listen(app);
@@ -796,10 +811,13 @@ describe('authenticating connections', () => {
 
   claim.abuse(
     `${page}#authenticating-connections`,
-    'server.use() covers the main namespace only: a gateway with a namespace and no middleware of its own serves a client without a token',
+    'server.use() covers the main namespace only: a namespace gateway without a use() of its own serves a client without a token; one with use() in afterInit() refuses it',
     async () => {
       expect(await whoami({})).toBe('connect_error: Unauthorized');
       expect(await whoami({}, `${url}/chat`)).toBe('nobody');
+      // afterInit() of a namespace gateway receives its namespace, where use() does apply.
+      expect(app.get(AdminGateway).seen).toEqual(['/admin']);
+      expect(await whoami({}, `${url}/admin`)).toBe('connect_error: Unauthorized');
     },
   );
 
@@ -1011,7 +1029,7 @@ claim.failure(
 
 claim.abuse(
   `${page}#handling-messages`,
-  "join trusts the room name: bob joins alice's room and receives the messages sent to it",
+  "join trusts the room name: bob joins alice's room, and the room named after her id, and receives what is sent to them",
   async () => {
     const {EventsGateway: Join} = samples(page, {pick: {'events.gateway': 2}}).require(
       'events.gateway',
@@ -1028,6 +1046,11 @@ claim.abuse(
       const atBob = collect(bob, 'chat');
       alice.emit('chat', {room: 'alice-private', text: 'my secret'});
       expect(await atBob).toEqual([{from: alice.id, text: 'my secret'}]);
+      // The room named after alice's id, meant for her alone, is open too.
+      await emitAck(bob, 'join', {room: alice.id});
+      const alsoAtBob = collect(bob, 'chat');
+      alice.emit('chat', {room: alice.id, text: 'note to self'});
+      expect(await alsoAtBob).toEqual([{from: alice.id, text: 'note to self'}]);
       alice.close();
       bob.close();
     } finally {
@@ -1279,15 +1302,19 @@ describe('message size and rate', () => {
 
   claim.abuse(
     `${page}#message-size-and-rate`,
-    'a message over 1,000,000 bytes: the client is disconnected (transport close) and the handler does not run; one just under is answered',
+    'a message over 1,000,000 bytes: the client is disconnected (transport close over WebSocket, transport error over long-polling) and the handler does not run; one just under is answered',
     async () => {
       received.length = 0;
       const socket = await ioConnect(url);
-      // '42["text","…"]' adds 13 bytes of framing to the text.
+      // '420["text","…"]' adds 14 bytes of framing to the text.
       expect(await emitAck(socket, 'text', 'x'.repeat(999_980), 2000)).toBe(999_980);
       const reason = new Promise((resolve) => socket.once('disconnect', resolve));
       socket.emit('text', 'x'.repeat(1_000_000));
       expect(await reason).toBe('transport close');
+      const polling = await ioConnect(url, {transports: ['polling']});
+      const pollingReason = new Promise((resolve) => polling.once('disconnect', resolve));
+      polling.emit('text', 'x'.repeat(1_000_000));
+      expect(await pollingReason).toBe('transport error');
       expect(received).toEqual([999_980]);
     },
   );

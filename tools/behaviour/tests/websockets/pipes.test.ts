@@ -262,3 +262,27 @@ claim(
     socket.close();
   },
 );
+
+claim.abuse(
+  `${page}#parameter-scoped-pipes`,
+  'a name over 50 characters is refused and not broadcast: one client cannot make the server send its large payload to everyone',
+  async () => {
+    const {CatsGateway} = samples(page, {under: 'parameter-scoped-pipes'}).require('cats.gateway');
+    const url = await start([CatsGateway]);
+    const sender = await ioConnect(url);
+    const other = await ioConnect(url);
+    const nothing = collect(other, 'catCreated', 1, 300);
+    const errors = collect(sender, 'exception');
+    sender.emit('createCat', {name: 'x'.repeat(900_000), age: 3});
+    expect(((await errors) as any[])[0]).toEqual([
+      {
+        property: 'name',
+        children: [],
+        constraints: {maxLength: 'name must be shorter than or equal to 50 characters'},
+      },
+    ]);
+    expect(await nothing).toEqual([]);
+    sender.close();
+    other.close();
+  },
+);
