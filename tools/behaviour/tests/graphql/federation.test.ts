@@ -309,6 +309,155 @@ describe('the gateway when a service is down', () => {
   );
 });
 
+/** Replaces `search` in a page file, failing when the page no longer contains it. */
+function edited(source: string, edits: [string, string][]): string {
+  let out = source;
+  for (const [search, replacement] of edits) {
+    if (!out.includes(search)) throw new Error(`the page's sample no longer contains ${search}`);
+    out = out.split(search).join(replacement);
+  }
+  return out;
+}
+
+const entitiesQuery =
+  'query ($r: [_Any!]!) { _entities(representations: $r) { ... on User { id name } } }';
+const twoUsers = {
+  r: [
+    {__typename: 'User', id: '1'},
+    {__typename: 'User', id: '2'},
+  ],
+};
+
+/** Stands for "your own service that validates the header": one valid token. */
+const authServiceSource = `
+import { Injectable } from '@nestjs/common';
+
+@Injectable()
+export class AuthService {
+  async verifyToken(header?: string) {
+    return header === 'Bearer staff-token' ? { id: 'staff' } : null;
+  }
+}
+`;
+/** Stands for the authentication chapter's GqlAuthGuard: the same token check, from the GraphQL context. */
+const gqlAuthGuardSource = `
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { GqlExecutionContext } from '@nestjs/graphql';
+
+@Injectable()
+export class GqlAuthGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const { req } = GqlExecutionContext.create(context).getContext();
+    return req?.headers?.authorization === 'Bearer staff-token';
+  }
+}
+`;
+
+describe('protecting reference resolvers (code first users service)', () => {
+  const {GraphQLFederationModule} = nest('@nestjs/graphql');
+  let classGuarded: Started;
+  let enhanced: Started;
+  let checked: Started;
+  beforeAll(async () => {
+    load('users/models/user.model', fence('users/models/user.model'));
+    load('users/users.service', fence('users/users.service'));
+    const {AuthService} = load('auth/auth.service', authServiceSource);
+    const {GqlAuthGuard} = load('auth/gql-auth.guard', gqlAuthGuardSource);
+    const {UsersService} = registry['users/users.service'];
+    // The code first UsersResolver of the page, with @UseGuards() on the class as the section says.
+    const {UsersResolver: Guarded} = load(
+      'users/guarded-users.resolver',
+      edited(fence('users/users.resolver', 2), [
+        [
+          "import { Args, ID, Query, ResolveReference, Resolver } from '@nestjs/graphql';",
+          "import { UseGuards } from '@nestjs/common';\nimport { Args, ID, Query, ResolveReference, Resolver } from '@nestjs/graphql';\nimport { GqlAuthGuard } from '../auth/gql-auth.guard';",
+        ],
+        ['@Resolver(() => User)', '@Resolver(() => User)\n@UseGuards(GqlAuthGuard)'],
+      ]),
+    );
+    const serve = (resolver: unknown, extra: Record<string, unknown> = {}) => {
+      @Module({
+        imports: [GraphQLFederationModule.forRoot({autoSchemaFile: true, ...extra})],
+        providers: [resolver, UsersService, AuthService, GqlAuthGuard],
+      })
+      class UsersApp {}
+      return start(UsersApp);
+    };
+    classGuarded = await serve(Guarded);
+    enhanced = await serve(Guarded, {fieldResolverEnhancers: ['guards']});
+    // The page's own resolver that checks the caller in resolveReference().
+    const {UsersResolver: Checked} = load('users/users.resolver', fence('users/users.resolver', 3));
+    checked = await serve(Checked);
+  });
+  afterAll(async () => {
+    await classGuarded?.close();
+    await enhanced?.close();
+    await checked?.close();
+  });
+
+  claim.abuse(
+    `${page}#protecting-reference-resolvers`,
+    'a guard on the UsersResolver class does not run for @ResolveReference(): the user query refuses an anonymous caller, _entities gives it both users (the block shown)',
+    async () => {
+      const user = await gql(`${classGuarded.base}/graphql`, '{ user(id: "2") { name } }');
+      expect(user.body.errors[0].message).toBe('Forbidden resource');
+      expect(user.body.data).toEqual({user: null});
+      const entities = await gql(`${classGuarded.base}/graphql`, entitiesQuery, twoUsers);
+      expectOutput(page, 'entities-without-guard', entities.body);
+    },
+  );
+
+  claim.abuse(
+    `${page}#protecting-reference-resolvers`,
+    "with fieldResolverEnhancers: ['guards'] the guard runs for the reference but finds info where the context should be: it refuses a valid token too",
+    async () => {
+      const headers = {authorization: 'Bearer staff-token'};
+      const user = await gql(`${enhanced.base}/graphql`, '{ user(id: "2") { name } }', {}, headers);
+      expect(user.body).toEqual({data: {user: {name: 'Linus'}}});
+      const entities = await gql(`${enhanced.base}/graphql`, entitiesQuery, twoUsers, headers);
+      expect(entities.body.data).toEqual({_entities: [null, null]});
+      expect(entities.body.errors.map((e: any) => e.message)).toEqual([
+        'Forbidden resource',
+        'Forbidden resource',
+      ]);
+    },
+  );
+
+  claim.abuse(
+    `${page}#protecting-reference-resolvers`,
+    "the page's resolveReference() reads req from its context argument: anonymous and wrong tokens get UNAUTHENTICATED and null, a valid token gets the users",
+    async () => {
+      const callers: Record<string, string>[] = [{}, {authorization: 'Bearer forged'}];
+      for (const headers of callers) {
+        const {body} = await gql(`${checked.base}/graphql`, entitiesQuery, twoUsers, headers);
+        expect(body.data).toEqual({_entities: [null, null]});
+        expect(body.errors.map((e: any) => e.extensions.code)).toEqual([
+          'UNAUTHENTICATED',
+          'UNAUTHENTICATED',
+        ]);
+        const user = await gql(
+          `${checked.base}/graphql`,
+          '{ user(id: "2") { name } }',
+          {},
+          headers,
+        );
+        expect(user.body.errors[0].message).toBe('Forbidden resource');
+      }
+      const {body} = await gql(`${checked.base}/graphql`, entitiesQuery, twoUsers, {
+        authorization: 'Bearer staff-token',
+      });
+      expect(body).toEqual({
+        data: {
+          _entities: [
+            {id: '1', name: 'Ada'},
+            {id: '2', name: 'Linus'},
+          ],
+        },
+      });
+    },
+  );
+});
+
 describe('code first posts service', () => {
   let withOrphans: Started;
   let without: Started;
