@@ -723,3 +723,125 @@ claim.abuse(
     ]);
   },
 );
+
+// Review 5: the page's filters bound globally meet GraphQL resolvers and inherited microservice handlers, and
+// the catch-all filter keeps the body parsers' own 4xx.
+
+claim.failure(
+  `${page}#exception-filters-1`,
+  `in a hybrid application with inheritAppConfig: true, the page's HttpExceptionFilter (useGlobalFilters) and AllExceptionsFilter (APP_FILTER) let go of a failing message handler: the caller gets Nest's standard error and the process keeps serving (child process)`,
+  () => {
+    for (const [file, exportName, binding, thrown] of [
+      ['http-exception.filter', 'HttpExceptionFilter', 'useGlobal', 'new NotFoundException()'],
+      ['all-exceptions.filter', 'AllExceptionsFilter', 'provider', "new Error('db down')"],
+    ] as const) {
+      const set = samples(page, {pick: {[file]: 1}});
+      const run = inChild(`
+        require('reflect-metadata');
+        const { Controller, Get, Module, NotFoundException } = require('@nestjs/common');
+        const { APP_FILTER, NestFactory } = require('@nestjs/core');
+        const { ClientProxyFactory, MessagePattern, Transport } = require('@nestjs/microservices');
+        const { lastValueFrom } = require('rxjs');
+        const { ${exportName}: Filter } = require(${JSON.stringify(join(set.dir, `${file}.js`))});
+        class CatsController { lookup() { throw ${thrown}; } ok() { return 'ok'; } }
+        MessagePattern('cats.lookup')(CatsController.prototype, 'lookup', Object.getOwnPropertyDescriptor(CatsController.prototype, 'lookup'));
+        Get('ok')(CatsController.prototype, 'ok', Object.getOwnPropertyDescriptor(CatsController.prototype, 'ok'));
+        Controller('cats')(CatsController);
+        class AppModule {}
+        Module({ controllers: [CatsController], providers: ${binding === 'provider' ? '[{ provide: APP_FILTER, useClass: Filter }]' : '[]'} })(AppModule);
+        (async () => {
+          const port = await new Promise((r) => { const s = require('net').createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
+          const app = await NestFactory.create(AppModule, { logger: false });
+          ${binding === 'useGlobal' ? 'app.useGlobalFilters(new Filter());' : ''}
+          app.connectMicroservice({ transport: Transport.TCP, options: { host: '127.0.0.1', port } }, { inheritAppConfig: true });
+          await app.startAllMicroservices();
+          await app.listen(0, '127.0.0.1');
+          const client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port } });
+          const answer = await lastValueFrom(client.send('cats.lookup', {})).then((v) => ({ v }), (e) => ({ e }));
+          console.log('ANSWER ' + JSON.stringify(answer));
+          await new Promise((r) => setTimeout(r, 300));
+          const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+          console.log('HTTP ' + (await fetch(url + '/cats/ok')).status);
+          client.close();
+          await app.close();
+        })();
+      `);
+      expect({file, stderr: run.stderr}).toEqual({file, stderr: ''});
+      expect(run.stdout).toContain(
+        'ANSWER {"e":{"status":"error","message":"Internal server error"}}',
+      );
+      expect(run.stdout).toContain('HTTP 200');
+      expect(run.status).toBe(0);
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#catch-everything`,
+  `with the page's catch-all filter as APP_FILTER, a GraphQL resolver's NotFoundException still reaches the client as "no cat" with code "404", not as the filter's own TypeError`,
+  async () => {
+    const {AllExceptionsFilter} = samples(page, {pick: {'all-exceptions.filter': 1}}).require(
+      'all-exceptions.filter',
+    );
+    const {GraphQLModule, Resolver, Query} = nest('@nestjs/graphql');
+    @Resolver()
+    class CatsResolver {
+      @Query(() => String)
+      cat(): string {
+        throw new common.NotFoundException('no cat');
+      }
+    }
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true, playground: false})],
+      providers: [CatsResolver, {provide: APP_FILTER, useClass: AllExceptionsFilter}],
+    })
+    class AppModule {}
+    const {base} = await start(AppModule);
+    const reply = await call(base, 'POST', '/graphql', {body: {query: '{ cat }'}});
+    const errors = reply.json().errors.map((e: any) => [e.message, e.extensions.code]);
+    expect(errors).toEqual([['no cat', '404']]);
+  },
+);
+
+for (const platform of platforms) {
+  claim.abuse(
+    `${page}#catch-everything`,
+    `with the page's catch-all filter, a body over the parser's limit keeps its 413 and logs no error, while an SDK error carrying statusCode 403 still answers 500 (${platform})`,
+    async () => {
+      const {memoryLogger} = await import('../../lib');
+      const {AllExceptionsFilter} = samples(page, {pick: {'all-exceptions.filter': 1}}).require(
+        'all-exceptions.filter',
+      );
+      @Controller('cats')
+      class CatsController {
+        @common.Post()
+        create(@common.Body() body: unknown) {
+          return body;
+        }
+
+        @Get('sdk')
+        sdk() {
+          throw Object.assign(new Error('AccessDenied: bucket cats-private'), {statusCode: 403});
+        }
+      }
+      @Module({
+        controllers: [CatsController],
+        providers: [{provide: APP_FILTER, useClass: AllExceptionsFilter}],
+      })
+      class AppModule {}
+      const memory = memoryLogger();
+      const {base} = await start(AppModule, {platform, logger: memory.logger});
+      // Over Express's 100 kb and Fastify's 1 MiB.
+      const body = {name: 'x'.repeat(platform === 'express' ? 110 * 1024 : 1100 * 1024)};
+      const big = await call(base, 'POST', '/cats', {body});
+      expect(big.status).toBe(413);
+      expectOutput(page, 'catch-all-too-large', big.text, [
+        [/"timestamp":\s*"[^"]+"/, '"timestamp":"T"'],
+      ]);
+      expect(memory.lines.filter((line) => line.level === 'error')).toEqual([]);
+      const sdk = await call(base, 'GET', '/cats/sdk');
+      expect([sdk.status, sdk.json().statusCode]).toEqual([500, 500]);
+      expect(memory.lines.filter((line) => line.level === 'error')).toHaveLength(1);
+    },
+  );
+}
