@@ -1338,3 +1338,113 @@ claim.abuse(
     }
   },
 );
+
+/** The page's subscriptions-transport-ws options (onConnect that throws without a valid token) around `resolver`. */
+function legacyAuthApp(resolver: any): any {
+  const options = fragment(
+    page,
+    'with-subscriptions-transport-ws',
+    'GraphQLModule.forRootAsync',
+  ).value;
+  const {AppModule} = compileModule(`import { Module } from '@nestjs/common';
+import { GraphQLModule } from '@nestjs/graphql';
+const { AuthModule } = require(${JSON.stringify(dir + '/auth.module.js')});
+const { AuthService } = require(${JSON.stringify(dir + '/auth.service.js')});
+@Module({ imports: [${options.trim().replace(/;$/, '')}] })
+export class AppModule {}`);
+  @Module({imports: [AppModule], providers: [resolver.CommentsResolver, resolver.CommentsService]})
+  class LegacyApp {}
+  return LegacyApp;
+}
+
+/** A raw subscriptions-transport-ws client that skips connection_init and sends `start` at once. */
+function startWithoutInit(base: string, query: string) {
+  const messages: any[] = [];
+  const raw = new WebSocket(wsUrl(base), 'graphql-ws');
+  raw.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString())));
+  const opened = new Promise<void>((resolve, reject) => {
+    raw.once('open', () => {
+      raw.send(JSON.stringify({id: '1', type: 'start', payload: {query}}));
+      resolve();
+    });
+    raw.once('error', reject);
+  });
+  return {messages, opened, close: () => raw.close()};
+}
+
+describe('subscriptions-transport-ws: a client that never sends connection_init', () => {
+  const query = 'subscription { commentAdded { id text } }';
+
+  claim.abuse(
+    `${page}#with-subscriptions-transport-ws`,
+    'onConnect never runs for a client that sends start without connection_init: it receives the comments (the block shown)',
+    async () => {
+      const started = await start(legacyAuthApp(resolverWith(publishing)));
+      const raw = startWithoutInit(started.base, query);
+      try {
+        await raw.opened;
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await gql(
+          `${started.base}/graphql`,
+          'mutation { addComment(input: { postId: 12, text: "Great article, thanks!" }) { id } }',
+        );
+        await until(() => raw.messages.length > 0, 'the event');
+        expectOutput(page, 'legacy-without-init', raw.messages[0]);
+      } finally {
+        raw.close();
+        await started.close();
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#using-the-user-in-resolvers-and-guards`,
+    'with WsAuthGuard on the subscription, the same client gets Forbidden resource and no event; graphql-ws closes a subscribe before connection_init with 4401',
+    async () => {
+      const {WsAuthGuard} = compileModule(
+        fences.find((f) => f.filename === 'auth/ws-auth.guard')!.ts!,
+      );
+      const {UseGuards} = nest('@nestjs/common');
+      const resolver = resolverWith(publishing);
+      const subscribe = Object.getOwnPropertyDescriptor(
+        resolver.CommentsResolver.prototype,
+        'commentAdded',
+      )!;
+      UseGuards(WsAuthGuard)(resolver.CommentsResolver.prototype, 'commentAdded', subscribe);
+      const legacy = await start(legacyAuthApp(resolver));
+      const raw = startWithoutInit(legacy.base, query);
+      const who = whoAmIResolver();
+      const modern = await start(
+        withAuthApp(fences.filter((f) => f.filename === 'app.module')[1].ts!, who),
+      );
+      const direct = new WebSocket(wsUrl(modern.base), 'graphql-transport-ws');
+      const directOpened = new Promise<void>((resolve) => direct.once('open', () => resolve()));
+      let closed: {code: number; reason: string} | undefined;
+      direct.on('close', (code: number, reason: Buffer) => {
+        closed = {code, reason: reason.toString()};
+      });
+      try {
+        await raw.opened;
+        await until(() => raw.messages.length >= 2, 'the refusal');
+        expect(raw.messages[0].payload.errors[0].message).toBe('Forbidden resource');
+        expect(raw.messages[1]).toEqual({type: 'complete', id: '1', payload: null});
+        await resolver.pubSub.publish('commentAdded', {
+          commentAdded: {id: 1, postId: 12, text: 'x', createdAt: new Date()},
+        });
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        expect(raw.messages.filter((m) => m.payload?.data)).toEqual([]);
+        await directOpened;
+        direct.send(
+          JSON.stringify({id: '1', type: 'subscribe', payload: {query: 'subscription { whoAmI }'}}),
+        );
+        await until(() => closed !== undefined, 'the close');
+        expect(closed).toEqual({code: 4401, reason: 'Unauthorized'});
+      } finally {
+        raw.close();
+        direct.close();
+        await legacy.close();
+        await modern.close();
+      }
+    },
+  );
+});
