@@ -720,3 +720,66 @@ claim.abuse(
     expect((await call(base, 'GET', '/cats/mixin')).status).toBe(403);
   },
 );
+
+// Review 5: a global RolesGuard on a connected microservice (inheritAppConfig: true) and a forged message.
+
+claim.abuse(
+  `${page}#putting-it-all-together`,
+  `in a hybrid application with inheritAppConfig: true, the page's RolesGuard (APP_GUARD) refuses a message to an @Roles('admin') handler even when the payload carries { user: { roles: ['admin'] } }; HTTP routes keep working`,
+  async () => {
+    const ms = nest('@nestjs/microservices');
+    const {freePort, listen} = await import('../../lib');
+    const set = samples(page, {pick: {'roles.guard': 2}});
+    const {RolesGuard} = set.require('roles.guard');
+    const {Roles} = set.require('roles.decorator');
+    const ran: unknown[] = [];
+    @Controller('cats')
+    class CatsController {
+      @ms.MessagePattern('cats.delete-all')
+      @Roles('admin')
+      deleteAll(@ms.Payload() data: unknown) {
+        ran.push(data);
+        return 'deleted';
+      }
+
+      @Post()
+      @Roles('admin')
+      create() {
+        return {created: true};
+      }
+    }
+    const {NestFactory} = nest('@nestjs/core');
+    const app = await NestFactory.create(
+      moduleOf(CatsController, [{provide: APP_GUARD, useClass: RolesGuard}]),
+      {logger: false},
+    );
+    const {onClose} = await import('./_support');
+    onClose(() => app.close());
+    app.use(authenticate);
+    const port = await freePort();
+    app.connectMicroservice(
+      {transport: ms.Transport.TCP, options: {host: '127.0.0.1', port}},
+      {inheritAppConfig: true},
+    );
+    await app.startAllMicroservices();
+    const base = await listen(app);
+    const client = ms.ClientProxyFactory.create({
+      transport: ms.Transport.TCP,
+      options: {host: '127.0.0.1', port},
+    });
+    onClose(async () => client.close());
+    const {lastValueFrom} = nest('rxjs');
+    const forged = await lastValueFrom(
+      client.send('cats.delete-all', {user: {roles: ['admin']}}),
+    ).then(
+      (value: unknown) => ({value}),
+      (error: unknown) => ({error}),
+    );
+    expect(forged).toEqual({error: {status: 'error', message: 'Forbidden resource'}});
+    expect(ran).toEqual([]);
+    const admin = await call(base, 'POST', '/cats', {headers: {'x-roles': 'admin'}});
+    expect([admin.status, admin.json()]).toEqual([201, {created: true}]);
+    const user = await call(base, 'POST', '/cats', {headers: {'x-roles': 'user'}});
+    expect(user.status).toBe(403);
+  },
+);
