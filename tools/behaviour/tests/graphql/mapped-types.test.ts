@@ -103,6 +103,31 @@ export class Extra {
     },
   );
 
+  claim.abuse(
+    `${page}#composition`,
+    "null for a required field passes the derived input's validation (@IsOptional skips null), and the page's updateCat refuses it with BAD_USER_INPUT before the service runs",
+    async () => {
+      // The rules of PartialType(OmitType(...)) let null through to any resolver that takes the input.
+      const echoed = await gql(
+        `${started.base}/graphql`,
+        'mutation { updateStray(input: { name: null, age: null }) }',
+      );
+      expect(echoed.body).toEqual({data: {updateStray: '{"name":null,"age":null}'}});
+      const refused = await gql(
+        `${started.base}/graphql`,
+        'mutation { updateCat(id: "1", input: { name: null, age: 4 }) { name } }',
+      );
+      expect(refused.body.data).toBeNull();
+      expect(refused.body.errors[0].message).toBe('name cannot be null');
+      expect(refused.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      const kept = await gql(
+        `${started.base}/graphql`,
+        'mutation { updateCat(id: "1", input: { age: 4 }) { name age } }',
+      );
+      expect(kept.body).toEqual({data: {updateCat: {name: 'Tom', age: 4}}});
+    },
+  );
+
   claim(`${page}#pick`, 'PickType keeps only the listed fields', () => {
     expect(fieldsOf('RenameCatInput')).toEqual(['name: String!']);
   });
