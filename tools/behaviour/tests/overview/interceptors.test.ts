@@ -152,7 +152,7 @@ for (const lang of ['ts', 'js'] as const) {
 
   claim(
     `${page}#more-operators`,
-    `TimeoutInterceptor turns a slow handler into 408 Request Timeout; the handler's work keeps running (${lang})`,
+    `TimeoutInterceptor turns a slow handler into 504 Gateway Timeout (not a 408, which browsers resend); the handler's work keeps running (${lang})`,
     async () => {
       const set = pageSamples(page, {
         lang,
@@ -165,8 +165,8 @@ for (const lang of ['ts', 'js'] as const) {
       const {app, base} = await start(moduleOf([CatsController], [CatsService]));
       const reply = await call(base, 'GET', '/cats/report');
       expect([reply.status, reply.json()]).toEqual([
-        408,
-        {statusCode: 408, message: 'Request Timeout'},
+        504,
+        {statusCode: 504, message: 'Gateway Timeout'},
       ]);
       const service = app.get(CatsService);
       expect(service.finished).toBe(false);
@@ -466,5 +466,42 @@ claim.abuse(
       message: 'Validation failed (numeric string is expected)',
       error: 'Bad Request',
     });
+  },
+);
+
+// Review 5: the page's ExcludeNullInterceptor bound globally in an application that also serves GraphQL.
+
+claim.abuse(
+  `${page}#response-mapping`,
+  `bound globally (APP_INTERCEPTOR) next to a GraphQL API, the page's ExcludeNullInterceptor leaves resolvers alone: a nullable Int that resolves to null answers null, while an HTTP route's null still becomes ''`,
+  async () => {
+    const {APP_INTERCEPTOR} = nest('@nestjs/core');
+    const {GraphQLModule, Resolver, Query, Int} = nest('@nestjs/graphql');
+    const {ExcludeNullInterceptor} = pageSamples(page).require('exclude-null.interceptor');
+    @Resolver()
+    class CatsResolver {
+      @Query(() => Int, {nullable: true})
+      age(): number | null {
+        return null;
+      }
+    }
+    @Controller('cats')
+    class CatsController {
+      @Get('null')
+      nothing() {
+        return null;
+      }
+    }
+    @Module({
+      imports: [GraphQLModule.forRoot({autoSchemaFile: true, playground: false})],
+      providers: [CatsResolver, {provide: APP_INTERCEPTOR, useClass: ExcludeNullInterceptor}],
+      controllers: [CatsController],
+    })
+    class AppModule {}
+    const {base} = await start(AppModule);
+    const reply = await call(base, 'POST', '/graphql', {body: {query: '{ age }'}});
+    expect(reply.json()).toEqual({data: {age: null}});
+    const http = await call(base, 'GET', '/cats/null');
+    expect([http.status, http.text]).toEqual([200, '']);
   },
 );
