@@ -58,6 +58,33 @@ describe('PATCH /cats/:id with the derived DTO and the ValidationPipe', () => {
       expect((await invalid.json()).message).toEqual(['age must not be less than 0']);
     },
   );
+
+  claim.abuse(
+    `${page}#partial`,
+    'null passes the derived DTO\'s validation (IsOptional skips it, whitelist or not); the page\'s handler refuses {"name": null, "age": null} with 400 and updates {"age": 4} alone',
+    async () => {
+      const {UpdateCatDto} = dto('update-cat.dto', 1);
+      for (const pipe of [
+        new ValidationPipe(),
+        new ValidationPipe({whitelist: true, forbidNonWhitelisted: true}),
+      ]) {
+        const passed = await pipe.transform(
+          {name: null, age: null},
+          {type: 'body', metatype: UpdateCatDto},
+        );
+        expect({...passed}).toEqual({name: null, age: null});
+      }
+      const refused = await patch({name: null, age: null});
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({
+        statusCode: 400,
+        message: 'name, age cannot be null',
+        error: 'Bad Request',
+      });
+      const partial = await patch({age: 4});
+      expect(await partial.json()).toEqual({id: '7', age: 4});
+    },
+  );
 });
 
 claim(`${page}#pick`, 'PickType keeps only the listed properties', async () => {
