@@ -468,9 +468,13 @@ export class AppModule {}
 
   claim.failure(
     `${page}#customize-passport`,
-    'REFRESH_TOKEN_SECRET missing: the application does not start, with "JwtStrategy requires a secret or key"',
+    'REFRESH_TOKEN_SECRET missing, empty, short, or a copy of JWT_SECRET: the application does not start, with the message of the strategy file',
     async () => {
-      await expect(start(undefined)).rejects.toThrow('JwtStrategy requires a secret or key');
+      for (const value of [undefined, '', 'refresh-me', testSecret]) {
+        await expect(start(value), String(value)).rejects.toThrow(
+          'Set REFRESH_TOKEN_SECRET to a random value of at least 32 characters, not JWT_SECRET',
+        );
+      }
     },
   );
 });
@@ -697,6 +701,80 @@ export class AppModule {}
     } finally {
       await app.close();
     }
+  },
+);
+
+claim.abuse(
+  `${page}#enable-authentication-globally`,
+  "a global guard of AppModule that reads request.user runs before a JwtAuthGuard made global in AuthModule: it finds no user, even with alice's token; registered after the JWT guard in AppModule, it finds alice",
+  async () => {
+    const token = new (nest('@nestjs/jwt').JwtService)({secret: testSecret}).sign({
+      username: 'alice',
+      sub: 1,
+    });
+    const seen: Record<string, unknown> = {};
+    for (const where of ['AuthModule', 'AppModule'] as const) {
+      const inAuthModule = where === 'AuthModule';
+      const set = samples(page, {
+        under: 'enable-authentication-globally',
+        edit: {
+          'auth/auth.module': [
+            [
+              'providers: [AuthService, LocalStrategy]',
+              `providers: [AuthService, LocalStrategy, JwtStrategy${inAuthModule ? ', { provide: APP_GUARD, useClass: JwtAuthGuard }' : ''}]`,
+            ],
+            [
+              "import { LocalStrategy } from './local.strategy';",
+              "import { LocalStrategy } from './local.strategy';\nimport { JwtStrategy } from './jwt.strategy';\nimport { APP_GUARD } from '@nestjs/core';\nimport { JwtAuthGuard } from './jwt-auth.guard';",
+            ],
+          ],
+        },
+        files: {
+          'auth/constants': constants,
+          'auth/public.decorator': fragment(
+            page,
+            'enable-authentication-globally',
+            'export const Public',
+          ).value,
+          'app.module': `
+import { CanActivate, Controller, ExecutionContext, Get, Injectable, Module, Request } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module';
+import { JwtAuthGuard } from './auth/jwt-auth.guard';
+// Stands for any global guard that reads request.user (RolesGuard, a per-user throttler)
+@Injectable()
+class UserReader implements CanActivate {
+  canActivate(context: ExecutionContext) {
+    const request = context.switchToHttp().getRequest();
+    request.seen = request.user?.username ?? null;
+    return true;
+  }
+}
+@Controller()
+class ReportsController { @Get('reports') reports(@Request() req) { return { seen: req.seen }; } }
+@Module({
+  imports: [AuthModule],
+  controllers: [ReportsController],
+  providers: ${inAuthModule ? '[{ provide: APP_GUARD, useClass: UserReader }]' : '[{ provide: APP_GUARD, useClass: JwtAuthGuard }, { provide: APP_GUARD, useClass: UserReader }]'},
+})
+export class AppModule {}
+`,
+        },
+      });
+      const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
+      try {
+        const base = await listen(app);
+        const response = await fetch(`${base}/reports`, {
+          headers: {authorization: `Bearer ${token}`},
+        });
+        expect(response.status).toBe(200);
+        seen[where] = (await response.json()).seen;
+        expect((await fetch(`${base}/reports`)).status, where).toBe(401);
+      } finally {
+        await app.close();
+      }
+    }
+    expect(seen).toEqual({AuthModule: null, AppModule: 'alice'});
   },
 );
 
@@ -1278,16 +1356,33 @@ ${logout}
         'app.module': appModule,
       },
     });
-  /** The page's bootstrap lines, run against the app (they throw when SESSION_SECRET is unfit). */
-  const runBootstrap = (app: unknown) =>
-    new Function('app', 'session', 'passport', bootstrap.replace(/^import .*$/gm, ''))(
-      app,
-      nest('express-session'),
-      nest('passport'),
-    );
-  async function start(set = sessionSet()) {
+  /**
+   * The page's bootstrap lines (or `code`), run against the app with NODE_ENV = `nodeEnv` (they
+   * throw when SESSION_SECRET is unfit). The tests talk plain HTTP, which the page's cookie allows in
+   * development only.
+   */
+  const runBootstrap = (
+    app: unknown,
+    nodeEnv: string | undefined = 'development',
+    code = bootstrap,
+  ) => {
+    const saved = process.env.NODE_ENV;
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+    try {
+      new Function('app', 'session', 'passport', code.replace(/^import .*$/gm, ''))(
+        app,
+        nest('express-session'),
+        nest('passport'),
+      );
+    } finally {
+      if (saved === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = saved;
+    }
+  };
+  async function start(set = sessionSet(), setup: (app: any) => void = (app) => runBootstrap(app)) {
     const app = await NestFactory.create(set.require('app.module').AppModule, {logger: false});
-    runBootstrap(app);
+    setup(app);
     return {app, base: await listen(app), set};
   }
   const login = (base: string, headers: Record<string, string> = {}) =>
@@ -1324,6 +1419,69 @@ ${logout}
         .find((text: string) => text.startsWith('connect.sid='));
       expect(line).toMatch(/; HttpOnly/);
       expect(line).toMatch(/; SameSite=Lax/);
+    },
+  );
+
+  claim.abuse(
+    `${page}#customize-passport`,
+    'LocalSessionGuard refuses credentials in the query string with 400, as LocalAuthGuard does, and sets no session cookie',
+    async () => {
+      const response = await fetch(`${base}/auth/login?username=bob&password=builder`, {
+        method: 'POST',
+      });
+      expect(response.status).toBe(400);
+      expect((await response.json()).message).toBe('Send the credentials in the request body');
+      expect((response.headers as any).getSetCookie()).toEqual([]);
+    },
+  );
+
+  claim.abuse(
+    `${page}#customize-passport`,
+    'outside development the cookie is Secure and expires after 8 hours; over plain HTTP express-session then sets no cookie at all (201, later 403), behind trust proxy 1 with X-Forwarded-Proto: https it does',
+    async () => {
+      for (const trustProxy of [false, true]) {
+        const started = await start(sessionSet(), (instance) => {
+          if (trustProxy) instance.set('trust proxy', 1);
+          runBootstrap(instance, 'test');
+        });
+        try {
+          const response = await login(started.base, {'x-forwarded-proto': 'https'});
+          expect(response.status).toBe(201);
+          const lines: string[] = (response.headers as any).getSetCookie();
+          if (!trustProxy) {
+            expect(lines).toEqual([]);
+            expect((await profile(started.base, cookieOf(response))).status).toBe(403);
+            continue;
+          }
+          expect(lines).toHaveLength(1);
+          expect(lines[0]).toMatch(/; Secure/);
+          const expires = Date.parse(/; Expires=([^;]+)/.exec(lines[0])![1]);
+          expect(Math.abs(expires - (Date.now() + 8 * 3600_000))).toBeLessThan(5000);
+        } finally {
+          await started.app.close();
+        }
+      }
+    },
+  );
+
+  claim.failure(
+    `${page}#customize-passport`,
+    'maxAge: a session that nobody used for that long is gone (403); one used in between stays (maxAge shortened to 1 s)',
+    async () => {
+      const short = bootstrap.replace('maxAge: 8 * 60 * 60 * 1000', 'maxAge: 1000');
+      expect(short).not.toBe(bootstrap);
+      const started = await start(sessionSet(), (instance) =>
+        runBootstrap(instance, 'development', short),
+      );
+      try {
+        const cookie = cookieOf(await login(started.base));
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        expect((await profile(started.base, cookie)).status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        expect((await profile(started.base, cookie)).status).toBe(403);
+      } finally {
+        await started.app.close();
+      }
     },
   );
 
