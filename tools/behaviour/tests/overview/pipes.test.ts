@@ -802,3 +802,56 @@ claim.abuse(
     });
   },
 );
+
+// Review 5: what the Joi pipe hands on for a numeric string, and a malformed id before the lookup pipe.
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#object-schema-validation`,
+    `a client that sends the age as the string "3", "1e3" or " 7 " gets past Joi.number() but the handler receives Joi's number, never the string (${lang})`,
+    async () => {
+      const schema = fragment(page, 'binding-validation-pipes', 'Joi.object').value;
+      const dto =
+        lang === 'ts'
+          ? `${schema}\nexport class CreateCatDto { name: string; age: number; breed: string; }`
+          : schema;
+      const {CatsController, CatsService} = cats(lang, 6, {'create-cat.dto': dto});
+      const {app: nestApp, base} = await start(app(CatsController, [], CatsService));
+      for (const age of ['3', '1e3', ' 7 ']) {
+        const reply = await call(base, 'POST', '/cats', {body: {name: 'Tom', age, breed: 'x'}});
+        expect([age, reply.status]).toEqual([age, 201]);
+      }
+      const created = nestApp.get(CatsService).created;
+      expect(created.map((cat: {age: unknown}) => cat.age)).toEqual([3, 1000, 7]);
+    },
+  );
+
+  claim.abuse(
+    `${page}#transformation-use-case`,
+    `GET /users/1abc, /users/1.5 and /users/1e9 are refused with 400 before UserByIdPipe looks anything up; /users/1 still loads user 1 (${lang})`,
+    async () => {
+      const usersService = `
+import { Injectable } from '@nestjs/common';
+@Injectable()
+export class UsersService {
+  constructor() { this.looked = []; }
+  findOne(id) { this.looked.push(id); return id === 1 ? { id: 1, firstName: 'Alice' } : undefined; }
+}
+`;
+      const set = pageSamples(page, {
+        lang,
+        files: {'users.service': usersService, 'user.entity': 'export class UserEntity {}'},
+      });
+      const {UsersController} = set.require('users.controller');
+      const {UsersService} = set.require('users.service');
+      const {app: nestApp, base} = await start(app(UsersController, [], UsersService));
+      for (const id of ['1abc', '1.5', '1e9']) {
+        const reply = await call(base, 'GET', `/users/${id}`);
+        expect([id, reply.status]).toEqual([id, 400]);
+      }
+      expect(nestApp.get(UsersService).looked).toEqual([]);
+      expect((await call(base, 'GET', '/users/1')).json()).toEqual({id: 1, firstName: 'Alice'});
+      expect(nestApp.get(UsersService).looked).toEqual([1]);
+    },
+  );
+}
