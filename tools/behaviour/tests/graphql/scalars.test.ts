@@ -101,6 +101,37 @@ claim(
   },
 );
 
+claim.abuse(
+  `${page}#dates`,
+  'the built-in DateTime checks no input: a date argument receives Invalid Date, 1970 dates, and null for an inline non-string (the block shown)',
+  async () => {
+    const started = await app(
+      `@Resolver() export class R {
+  @Query((returns) => String)
+  articles(@Args('publishedAfter') publishedAfter: Date) {
+    if (publishedAfter === null) return 'null';
+    return Number.isNaN(publishedAfter.getTime()) ? 'Invalid Date' : publishedAfter.toISOString();
+  }
+}`,
+    );
+    try {
+      const schema = started.app.get(GraphQLSchemaHost).schema;
+      expect(String(schema.getQueryType().getFields().articles.args[0].type)).toBe('DateTime!');
+      const lines: string[] = [];
+      const query = 'query ($d: DateTime!) { articles(publishedAfter: $d) }';
+      for (const value of ['not-a-date', 0, true]) {
+        const {body} = await gql(`${started.base}/graphql`, query, {d: value});
+        lines.push(`variable ${JSON.stringify(value)} -> ${body.data.articles}`);
+      }
+      const inline = await gql(`${started.base}/graphql`, '{ articles(publishedAfter: 5) }');
+      lines.push(`inline 5 -> ${inline.body.data.articles}`);
+      expectOutput(page, 'built-in-date-inputs', lines.join('\n'));
+    } finally {
+      await started.close();
+    }
+  },
+);
+
 claim(`${page}#dates`, "dateScalarMode: 'timestamp' makes Date properties Timestamp", async () => {
   const started = await app(datesResolver, {buildSchemaOptions: {dateScalarMode: 'timestamp'}});
   try {
