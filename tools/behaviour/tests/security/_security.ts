@@ -110,6 +110,10 @@ export interface RestartableRedis {
   start(): Promise<void>;
   /** SIGKILL: no save, no goodbye to the clients. */
   kill(): Promise<void>;
+  /** SIGSTOP: the server keeps its connections open and answers nothing (a hung server, a partition). */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
 }
 
 export async function restartableRedis(): Promise<RestartableRedis> {
@@ -146,6 +150,12 @@ export async function restartableRedis(): Promise<RestartableRedis> {
       const exited = new Promise((r) => child!.once('exit', r));
       child.kill('SIGKILL');
       await exited;
+    },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      if (child && child.exitCode === null) child.kill('SIGCONT');
     },
   };
 }

@@ -1,4 +1,4 @@
-import {afterAll, afterEach, beforeAll, describe, expect} from 'vitest';
+import {afterAll, afterEach, beforeAll, describe, expect, vi} from 'vitest';
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {
@@ -12,6 +12,7 @@ import {
   service,
   repoRoot,
   applyEdits,
+  memoryLogger,
   type Service,
 } from '../../lib';
 import {ioConnect, collect, emitAck} from '../websockets/_support';
@@ -369,7 +370,10 @@ describe('Tracking authenticated users, with the authentication chapter (JwtStra
   const authPage = 'docs/security/authentication.md';
   process.env.JWT_SECRET = testSecret;
   /** The authentication chapter's app with the page's UserThrottlerGuard, wired as `wiring` says. */
-  async function app(wiring: 'route' | 'global-throttler' | 'both-global', guardSource?: string) {
+  async function app(
+    wiring: 'route' | 'global-throttler' | 'both-global' | 'split-global',
+    guardSource?: string,
+  ) {
     const guard =
       guardSource ??
       fragment(page, 'tracking-authenticated-users', 'class UserThrottlerGuard').value;
@@ -385,6 +389,19 @@ describe('Tracking authenticated users, with the authentication chapter (JwtStra
             "import { LocalStrategy } from './local.strategy';",
             "import { LocalStrategy } from './local.strategy';\nimport { JwtStrategy } from './jwt.strategy';",
           ],
+          // 'split-global': the JWT guard made global in AuthModule, the throttler in AppModule
+          ...(wiring === 'split-global'
+            ? ([
+                [
+                  'providers: [AuthService, LocalStrategy, JwtStrategy]',
+                  'providers: [AuthService, LocalStrategy, JwtStrategy, { provide: APP_GUARD, useClass: JwtAuthGuard }]',
+                ],
+                [
+                  "import { JwtStrategy } from './jwt.strategy';",
+                  "import { JwtStrategy } from './jwt.strategy';\nimport { APP_GUARD } from '@nestjs/core';\nimport { JwtAuthGuard } from './jwt-auth.guard';",
+                ],
+              ] as [string, string][])
+            : []),
         ],
       },
       files: {
@@ -405,7 +422,7 @@ class ReportsController {
   @UseGuards(...(wiring === 'route' ? [JwtAuthGuard, UserThrottlerGuard] : wiring === 'global-throttler' ? [JwtAuthGuard] : []))
   @Get('reports') reports() { return 'reports'; }
 }
-const globals = wiring === 'route' ? [] : wiring === 'global-throttler'
+const globals = wiring === 'route' ? [] : wiring === 'global-throttler' || wiring === 'split-global'
   ? [{ provide: APP_GUARD, useClass: UserThrottlerGuard }]
   : [{ provide: APP_GUARD, useClass: JwtAuthGuard }, { provide: APP_GUARD, useClass: UserThrottlerGuard }];
 @Module({
@@ -469,6 +486,17 @@ export class AppModule {}
     "a global UserThrottlerGuard with JwtAuthGuard bound by @UseGuards() runs before it: users are counted by address and bob shares alice's budget",
     async () => {
       const {as} = await app('global-throttler');
+      expect([await as('alice'), await as('alice'), await as('alice'), await as('bob')]).toEqual([
+        200, 200, 200, 429,
+      ]);
+    },
+  );
+
+  claim.abuse(
+    `${page}#tracking-authenticated-users`,
+    "both global, but the JWT guard in AuthModule and the throttler in AppModule: AppModule's guard runs first, so bob shares alice's budget (counted by address)",
+    async () => {
+      const {as} = await app('split-global');
       expect([await as('alice'), await as('alice'), await as('alice'), await as('bob')]).toEqual([
         200, 200, 200, 429,
       ]);
@@ -551,6 +579,41 @@ describe('WebSockets', () => {
       );
       expect(acks.filter((ack) => ack !== 'timeout')).toHaveLength(2);
       expect(await errors).toHaveLength(4);
+      socket.close();
+    },
+  );
+
+  claim.abuse(
+    `${page}#websockets`,
+    "the guard without its queue, on the in-memory storage: a new client's first burst of six passes whole (limit 2); a burst after those calls expired is counted (two pass)",
+    async () => {
+      const Guard = WsThrottlerGuard();
+      // The page's handleRequest(), with a queue that runs each task at once
+      class Unqueued extends Guard {
+        queue = {run: (_key: string, task: () => Promise<boolean>) => task()};
+      }
+      @WebSocketGateway()
+      class EventsGateway {
+        @UseGuards(Unqueued)
+        @Throttle(2, 1)
+        @SubscribeMessage('events')
+        events(@MessageBody() data: unknown) {
+          return data;
+        }
+      }
+      @Module({
+        imports: [ThrottlerModule.forRoot({ttl: 60, limit: 10})],
+        providers: [EventsGateway],
+      })
+      class M {}
+      const socket = await ioConnect(await start(M));
+      const answered = async () =>
+        (
+          await Promise.all(Array.from({length: 6}, (_, i) => emitAck(socket, 'events', i, 500)))
+        ).filter((ack) => ack !== 'timeout').length;
+      expect(await answered()).toBe(6);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(await answered()).toBe(2);
       socket.close();
     },
   );
@@ -969,17 +1032,20 @@ describe('Storages: Redis', () => {
     class RootModule {}
     return {RootModule, set};
   }
-  async function startPage(url: string | undefined, limit = 3, lang: 'ts' | 'js' = 'ts') {
+  async function startPage(
+    url: string | undefined,
+    limit = 3,
+    lang: 'ts' | 'js' = 'ts',
+    logger: unknown = false,
+  ) {
     const saved = process.env.REDIS_URL;
     if (url === undefined) delete process.env.REDIS_URL;
     else process.env.REDIS_URL = url;
     try {
       const {RootModule} = pageApp(url, limit, lang);
-      const app = await NestFactory.create(RootModule, {logger: false, abortOnError: false});
+      // The storage listens for the client's errors itself (its warnings go to `logger`).
+      const app = await NestFactory.create(RootModule, {logger, abortOnError: false});
       closers.push(() => app.close());
-      const {getStorageToken} = nest('@nestjs/throttler');
-      // ioredis prints reconnection errors when nobody listens: listen, to keep the output clean.
-      app.get(getStorageToken()).redis.on('error', () => undefined);
       return {app, base: await listen(app)};
     } finally {
       if (saved === undefined) delete process.env.REDIS_URL;
@@ -1110,6 +1176,60 @@ describe('Storages: Redis', () => {
         expect(status).toBe(200);
         expect(await statuses(base, 3)).toEqual([200, 200, 429]);
       } finally {
+        await server.kill();
+      }
+    },
+  );
+
+  claim.failure(
+    `${page}#redis`,
+    'Redis that keeps the connection but stops answering (SIGSTOP, as in a partition): each request fails with 500 after the one-second command timeout, and app.close() still ends',
+    async () => {
+      const server = await restartableRedis();
+      await server.start();
+      try {
+        const {app, base} = await startPage(server.url);
+        expect((await fetch(`${base}/cats`)).status).toBe(200);
+        server.pause();
+        const started = Date.now();
+        // Without commandTimeout the request waits as long as Redis is silent: the client gives up.
+        const response = await fetch(`${base}/cats`, {signal: AbortSignal.timeout(5000)});
+        expect(response.status).toBe(500);
+        expect(Date.now() - started).toBeLessThan(2500);
+        closers.pop();
+        const closing = Date.now();
+        await app.close();
+        expect(Date.now() - closing).toBeLessThan(2500);
+      } finally {
+        server.resume();
+        await server.kill();
+      }
+    },
+  );
+
+  claim.failure(
+    `${page}#redis`,
+    'while Redis refuses connections, the storage logs each failed reconnection as a RedisThrottlerStorage warning, and ioredis prints nothing of its own (TS and JS halves)',
+    async () => {
+      const server = await restartableRedis();
+      const printed: string[] = [];
+      const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+        printed.push(args.map(String).join(' '));
+      });
+      try {
+        for (const lang of ['ts', 'js'] as const) {
+          const logged = memoryLogger();
+          const {base} = await startPage(server.url, 3, lang, logged.logger);
+          expect((await fetch(`${base}/cats`)).status).toBe(500);
+          const warnings = logged.lines.filter(
+            (line) => line.level === 'warn' && line.context === 'RedisThrottlerStorage',
+          );
+          expect(warnings.length, lang).toBeGreaterThan(0);
+          expect(warnings[0].message).toMatch(/^Redis: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
+        }
+        expect(printed.filter((line) => line.includes('[ioredis]'))).toEqual([]);
+      } finally {
+        spy.mockRestore();
         await server.kill();
       }
     },
