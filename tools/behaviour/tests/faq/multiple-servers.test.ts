@@ -208,3 +208,109 @@ claim(
     await Promise.all(servers.map((server: any) => new Promise((r) => server.close(r))));
   },
 );
+
+/**
+ * The page's bootstrap with the SIGTERM variant of its last two lines, on free ports, in a child process:
+ * AppModule has a route that takes 400 ms and a "pool" that onApplicationShutdown() closes.
+ */
+function shutdownScript(httpPort: number, httpsPort: number) {
+  const main = fragment(page, 'multiple-simultaneous-servers', 'new ExpressAdapter(server)').value;
+  const ending = fragment(page, 'multiple-simultaneous-servers', "process.on('SIGTERM'").value;
+  return applyEdits(`${page}#sigterm`, secrets(main), [
+    [
+      "import { AppModule } from './app.module';",
+      `import { Controller, Get, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+@Injectable()
+class Pool implements OnApplicationShutdown {
+  open = true;
+  query() { if (!this.open) throw new Error('pool closed'); return 'Tom,Felix'; }
+  onApplicationShutdown() { this.open = false; console.log('pool closed'); }
+}
+@Controller('cats')
+class CatsController {
+  constructor(private readonly pool: Pool) {}
+  @Get()
+  async findAll() {
+    console.log('request started');
+    await new Promise((r) => setTimeout(r, 400));
+    return this.pool.query();
+  }
+}
+@Module({ controllers: [CatsController], providers: [Pool] })
+class AppModule {}`,
+    ],
+    ['new ExpressAdapter(server));', "new ExpressAdapter(server), { logger: ['error'] });"],
+    [
+      'http.createServer(server).listen(3000);\n  https.createServer(httpsOptions, server).listen(443);',
+      ending
+        .replace('.listen(3000)', `.listen(${httpPort}, '127.0.0.1')`)
+        .replace('.listen(443)', `.listen(${httpsPort}, '127.0.0.1')`) +
+        // listen() only starts binding: report once both servers accept connections.
+        "\n  await Promise.all(servers.map((s) => s.listening || new Promise((r) => s.once('listening', r))));" +
+        "\n  console.log('listening');",
+    ],
+  ]);
+}
+
+claim.failure(
+  `${page}#multiple-simultaneous-servers`,
+  "SIGTERM while a request is in flight: the page's handler waits for the servers, so the request gets 200 before onApplicationShutdown() closes the pool, and the process ends",
+  async () => {
+    const {compileInto, runScript} = await import('../fundamentals/_support');
+    const [httpPort, httpsPort] = [await freePort(), await freePort()];
+    const work = mkdtempSync(join(tmpdir(), 'behaviour-sigterm-'));
+    try {
+      compileInto(work, 'main', shutdownScript(httpPort, httpsPort));
+      let answer: Promise<string> = Promise.resolve('no request');
+      const result = await runScript(work, 'run.js', "require('./main');", (line, child) => {
+        if (line === 'listening')
+          // A fresh connection (no pooled socket from an earlier claim on the same port number).
+          answer = new Promise((done) => {
+            nest('http')
+              .get({host: '127.0.0.1', port: httpPort, path: '/cats', agent: false}, (res: any) => {
+                let body = '';
+                res.on('data', (chunk: Buffer) => (body += chunk));
+                res.on('end', () => done(`${res.statusCode} ${body}`));
+              })
+              .on('error', (e: Error) => done(`error: ${e.message}`));
+          });
+        if (line === 'request started') child.kill('SIGTERM');
+      });
+      expect(await answer).toBe('200 Tom,Felix');
+      expect(result.stdout.trim().split('\n')).toEqual([
+        'listening',
+        'request started',
+        'pool closed',
+      ]);
+      expect(result.code).toBe(0);
+    } finally {
+      rmSync(work, {recursive: true, force: true});
+    }
+  },
+);
+
+claim.failure(
+  `${page}#multiple-simultaneous-servers`,
+  'the plain HTTP port already taken: the process ends with "Error: listen EADDRINUSE" and exit code 1, the HTTPS server with it, and no shutdown hook runs',
+  async () => {
+    const {compileInto, runScript} = await import('../fundamentals/_support');
+    const {createServer} = await import('node:net');
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const httpPort = (taken.address() as {port: number}).port;
+    const httpsPort = await freePort();
+    const work = mkdtempSync(join(tmpdir(), 'behaviour-taken-'));
+    try {
+      compileInto(work, 'main', shutdownScript(httpPort, httpsPort));
+      const result = await runScript(work, 'run.js', "require('./main');");
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `Error: listen EADDRINUSE: address already in use 127.0.0.1:${httpPort}`,
+      );
+      expect(result.stdout).not.toContain('pool closed');
+    } finally {
+      await new Promise((r) => taken.close(r));
+      rmSync(work, {recursive: true, force: true});
+    }
+  },
+);
