@@ -34,7 +34,7 @@ function authenticate(user: unknown) {
 for (const lang of ['ts', 'js'] as const) {
   claim(
     `${page}#param-decorators`,
-    `@User() hands the handler request.user: "Cats owned by Alice" (${lang})`,
+    `@User() hands the handler request.user: { owner: 'Alice' } (${lang})`,
     async () => {
       const set = pageSamples(page, {
         lang,
@@ -43,9 +43,9 @@ for (const lang of ['ts', 'js'] as const) {
       });
       const {CatsController} = set.require('cats.controller');
       const {base} = await start([CatsController], {setup: (app) => app.use(authenticate(alice))});
-      expect((await call(base, 'GET', '/cats/mine', {headers: {'x-token': 'secret'}})).text).toBe(
-        'Cats owned by Alice',
-      );
+      expect(
+        (await call(base, 'GET', '/cats/mine', {headers: {'x-token': 'secret'}})).json(),
+      ).toEqual({owner: 'Alice'});
     },
   );
 
@@ -67,8 +67,8 @@ for (const lang of ['ts', 'js'] as const) {
         setup: (app) => app.use(authenticate(alice)),
       });
       expect(
-        (await call(base, 'GET', '/cats/greeting', {headers: {'x-token': 'secret'}})).text,
-      ).toBe('Hello Alice');
+        (await call(base, 'GET', '/cats/greeting', {headers: {'x-token': 'secret'}})).json(),
+      ).toEqual({greeting: 'Hello Alice'});
       expect(
         (await call(base, 'GET', '/users/me', {headers: {'x-token': 'secret'}})).json(),
       ).toEqual({user: alice, email: 'alice@example.com'});
@@ -88,7 +88,7 @@ claim(
     class Unchecked {
       @Get()
       mine(@User(new common.ValidationPipe()) user: InstanceType<typeof UserEntity>) {
-        return `Cats owned by ${(user as any).firstName}`;
+        return {owner: (user as any).firstName};
       }
     }
     Reflect.defineMetadata('design:paramtypes', [UserEntity], Unchecked.prototype, 'mine');
@@ -101,15 +101,15 @@ claim(
       400,
       {statusCode: 400, message: ['email must be an email'], error: 'Bad Request'},
     ]);
-    expect((await call(base, 'GET', '/unchecked', {headers: {'x-token': 'secret'}})).text).toBe(
-      'Cats owned by Alice',
-    );
+    expect(
+      (await call(base, 'GET', '/unchecked', {headers: {'x-token': 'secret'}})).json(),
+    ).toEqual({owner: 'Alice'});
     const {base: valid} = await start([CatsController], {
       setup: (app) => app.use(authenticate(alice)),
     });
-    expect((await call(valid, 'GET', '/cats/mine', {headers: {'x-token': 'secret'}})).text).toBe(
-      'Cats owned by Alice',
-    );
+    expect(
+      (await call(valid, 'GET', '/cats/mine', {headers: {'x-token': 'secret'}})).json(),
+    ).toEqual({owner: 'Alice'});
   },
 );
 
@@ -245,7 +245,7 @@ for (const lang of ['ts', 'js'] as const) {
 
 claim.abuse(
   `${page}#passing-data`,
-  `an anonymous caller gets 401 from @User('firstName') instead of "Hello undefined"`,
+  `an anonymous caller gets 401 from @User('firstName') instead of a greeting for undefined`,
   async () => {
     const set = pageSamples(page, {pick: {'user.decorator': 2, 'cats.controller': 2}});
     const {CatsController} = set.require('cats.controller');
@@ -299,9 +299,9 @@ claim(
     });
     const {CatsController: Unchecked} = unchecked.require('cats.controller');
     const {base: open} = await start([Unchecked], {setup: (app) => app.use(authenticate(invalid))});
-    expect((await call(open, 'GET', '/cats/mine', {headers: {'x-token': 'secret'}})).text).toBe(
-      'Cats owned by Alice',
-    );
+    expect(
+      (await call(open, 'GET', '/cats/mine', {headers: {'x-token': 'secret'}})).json(),
+    ).toEqual({owner: 'Alice'});
   },
 );
 
@@ -454,5 +454,71 @@ claim.abuse(
     expect((await call(base, 'GET', '/admin/reports', as(bob))).text).toBe('reports');
     expect(runs).toBe(4);
     expect((await call(base, 'GET', '/admin/reports')).status).toBe(403);
+  },
+);
+
+// Review 5: a profile field with markup in the answer, and the transport-aware @User() on a microservice message.
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#param-decorators`,
+    `a user whose first name is markup gets it back as JSON (application/json), not as an HTML page (${lang})`,
+    async () => {
+      const set = pageSamples(page, {
+        lang,
+        pick: {'user.decorator': 1, 'cats.controller': 1},
+        files: {'user.entity': 'export class UserEntity {}'},
+      });
+      const {CatsController} = set.require('cats.controller');
+      const mallory = {...alice, firstName: '<img src=x onerror=alert(document.cookie)>'};
+      const {base} = await start([CatsController], {
+        setup: (app) => app.use(authenticate(mallory)),
+      });
+      const reply = await call(base, 'GET', '/cats/mine', {headers: {'x-token': 'secret'}});
+      expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(reply.json()).toEqual({owner: mallory.firstName});
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#several-transports`,
+  `on a microservice message, the transport-aware @User() refuses a payload that carries { user: { id: 1 } }: the handler never runs with the sender's user`,
+  async () => {
+    const ms = nest('@nestjs/microservices');
+    const {freePort} = await import('../../lib');
+    const {onClose} = await import('./_support');
+    const {User} = samples(page, {pick: {'user.decorator': 3}}).require('user.decorator');
+    const ran: unknown[] = [];
+    @Controller()
+    class CatsController {
+      @ms.MessagePattern('cats.mine')
+      mine(@User() user: unknown) {
+        ran.push(user);
+        return 'cats of the sender';
+      }
+    }
+    @Module({controllers: [CatsController]})
+    class AppModule {}
+    const port = await freePort();
+    const app = await nest('@nestjs/core').NestFactory.createMicroservice(AppModule, {
+      transport: ms.Transport.TCP,
+      options: {host: '127.0.0.1', port},
+      logger: false,
+    });
+    onClose(() => app.close());
+    await app.listen();
+    const client = ms.ClientProxyFactory.create({
+      transport: ms.Transport.TCP,
+      options: {host: '127.0.0.1', port},
+    });
+    onClose(async () => client.close());
+    const {lastValueFrom} = nest('rxjs');
+    const answer = await lastValueFrom(client.send('cats.mine', {user: {id: 1}})).then(
+      (value: unknown) => ({value}),
+      (error: unknown) => ({error}),
+    );
+    expect(answer).toEqual({error: {status: 'error', message: 'Internal server error'}});
+    expect(ran).toEqual([]);
   },
 );
