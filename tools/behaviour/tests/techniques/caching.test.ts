@@ -513,6 +513,8 @@ function loadAuthentication(): {
   token: (sub: number, username: string) => string;
 } {
   const authPage = 'docs/security/authentication.md';
+  // The chapter reads its secret from the environment and refuses a missing or short one.
+  process.env.JWT_SECRET ??= 'caching-test-secret-of-at-least-32-characters';
   const constants = fragment(authPage, 'jwt-functionality', 'export const jwtConstants').value;
   const {JwtStrategy} = samples(authPage, {
     under: 'implementing-passport-jwt',

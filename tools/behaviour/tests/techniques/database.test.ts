@@ -1792,7 +1792,7 @@ describe('the database fails', () => {
           const settings = (code: string) =>
             toPostgres(code, 'users').replace(`port: ${pg.port}`, `port: ${server.port}`);
           const entity = shown('user.entity', 1);
-          const files =
+          const files: Record<string, string> =
             orm === 'TypeORM'
               ? {
                   'app.module': settings(shown('app.module', 5)),
