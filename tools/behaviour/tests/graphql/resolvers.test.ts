@@ -110,7 +110,7 @@ function resolverWith(method: string, imports = ''): any {
   blog.require('app.module');
   const dir = blog.dir;
   return compileModule(`
-import { NotFoundException, UseGuards, CanActivate, Injectable } from '@nestjs/common';
+import { BadRequestException, NotFoundException, UseGuards, CanActivate, Injectable } from '@nestjs/common';
 import { Args, Int, Info, Parent, Query, ResolveField, Resolver, Context } from '@nestjs/graphql';
 import { GraphQLResolveInfo, FieldNode } from 'graphql';
 const { Author } = require(${JSON.stringify(dir + '/author.model.js')});
@@ -255,6 +255,34 @@ claim(
       const {body} = await gql(`${started.base}/graphql`, '{ authors { id lastName } }');
       expect(body).toEqual({data: {authors: [{id: 10, lastName: null}]}});
     } finally {
+      await started.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#arguments`,
+  'limit: null and limit: 100000000 are refused with BAD_USER_INPUT before findMany() runs (the default arrives only when limit is left out)',
+  async () => {
+    const calls: unknown[] = [];
+    (globalThis as any).__findMany = calls;
+    const method = fragment(page, 'arguments', 'async authors(').value.replace(
+      'return this.authorsService.findMany({ lastName, limit });',
+      '(globalThis as any).__findMany.push(limit);\n  return [{ id: limit, lastName }];',
+    );
+    const started = await startWith(resolverWith(method));
+    try {
+      for (const value of ['null', '100000000', '0']) {
+        const {body} = await gql(`${started.base}/graphql`, `{ authors(limit: ${value}) { id } }`);
+        expect(body.data).toBeNull();
+        expect(body.errors[0].message).toBe('limit must be between 1 and 50');
+        expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      }
+      const {body} = await gql(`${started.base}/graphql`, '{ authors { id } }');
+      expect(body).toEqual({data: {authors: [{id: 10}]}});
+      expect(calls).toEqual([10]);
+    } finally {
+      delete (globalThis as any).__findMany;
       await started.close();
     }
   },
@@ -503,6 +531,37 @@ claim(
           },
         },
       });
+    } finally {
+      await started.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#field-resolvers`,
+  'posts(limit: null) and posts(limit: 100000) on the field resolver are refused with the range error (posts is non-null, so the nullable author becomes null); posts(limit: 1) still works',
+  async () => {
+    const posts = fragment(page, 'field-resolvers', "@ResolveField('posts'").value;
+    const started = await startWith(
+      resolverWith(`
+  @Query((returns) => Author, { nullable: true })
+  async author(@Args('id', { type: () => Int }) id: number) { return this.authorsService.findOneById(id); }
+  ${posts}`),
+    );
+    try {
+      for (const value of ['null', '100000']) {
+        const {body} = await gql(
+          `${started.base}/graphql`,
+          `{ author(id: 1) { firstName posts(limit: ${value}) { title } } }`,
+        );
+        expect(body.data).toEqual({author: null});
+        expect(body.errors[0].message).toBe('limit must be between 1 and 50');
+      }
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ author(id: 1) { posts(limit: 1) { title } } }',
+      );
+      expect(body).toEqual({data: {author: {posts: [{title: 'Notes on the engine'}]}}});
     } finally {
       await started.close();
     }
@@ -803,9 +862,10 @@ describe('the @Info() sample: which columns a query makes the service load', () 
   beforeAll(async () => {
     const method = fragment(page, 'graphql-argument-decorators', '@Info() info').value;
     const resolver = compileModule(`
-import { Info, Query, Resolver } from '@nestjs/graphql';
+import { Info, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { GraphQLResolveInfo, SelectionNode } from 'graphql';
 const { Author } = require(${JSON.stringify(blog.dir + '/author.model.js')});
+const { Post } = require(${JSON.stringify(blog.dir + '/post.model.js')});
 
 /** A service that loads only the requested columns, as a database query with a column list does. */
 export class ColumnsService {
@@ -821,6 +881,9 @@ export class ColumnsService {
 export class InfoResolver {
   constructor(private readonly authorsService: ColumnsService) {}
   ${method}
+  /** Like the page's posts() field resolver: it needs the author's id. */
+  @ResolveField('posts', () => [Post])
+  posts(@Parent() author: any) { return [{ id: 1, title: 'posts of author ' + author.id }]; }
 }
 Reflect.defineMetadata('design:paramtypes', [ColumnsService], InfoResolver);
 `);
@@ -856,7 +919,26 @@ Reflect.defineMetadata('design:paramtypes', [ColumnsService], InfoResolver);
         '{ authors { firstName } authors { lastName } }',
       );
       expect(body).toEqual({data: {authors: [{firstName: 'Ada', lastName: 'Lovelace'}]}});
-      expect(requested.at(-1)).toEqual(['firstName', 'lastName']);
+      expect(requested.at(-1)).toEqual(['firstName', 'id', 'lastName']);
+    },
+  );
+
+  claim.abuse(
+    `${page}#graphql-argument-decorators`,
+    "an Apollo Client style query (__typename, a field resolver, no id) loads only real columns plus id, so posts() gets the author's id",
+    async () => {
+      const {body} = await gql(
+        `${started.base}/graphql`,
+        '{ authors { __typename firstName posts { title } } }',
+      );
+      expect(requested.at(-1)).toEqual(['firstName', 'id']);
+      expect(body).toEqual({
+        data: {
+          authors: [
+            {__typename: 'Author', firstName: 'Ada', posts: [{title: 'posts of author 1'}]},
+          ],
+        },
+      });
     },
   );
 });
