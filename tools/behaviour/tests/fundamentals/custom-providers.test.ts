@@ -171,7 +171,7 @@ export class ProductionConfigService extends ConfigService { get(key: string) { 
 
 claim(
   `${page}#class-providers-useclass`,
-  'useClass picks ProductionConfigService when NODE_ENV is production, DevelopmentConfigService otherwise; consumers inject ConfigService',
+  'useClass picks DevelopmentConfigService when NODE_ENV is development, ProductionConfigService for production; consumers inject ConfigService',
   async () => {
     const classes = configClasses();
     (globalThis as any).__configClasses = classes;
@@ -330,7 +330,7 @@ for (const lang of ['ts', 'js'] as const) {
 for (const lang of ['ts', 'js'] as const) {
   claim(
     `${page}#non-service-based-providers`,
-    `CatsPaginatorService reads catsPerPage from APP_SETTINGS: 10 outside production, 50 in production (${lang})`,
+    `CatsPaginatorService reads catsPerPage from APP_SETTINGS: 10 in development, 50 in production and when NODE_ENV is unset (${lang})`,
     async () => {
       const {CatsPaginatorService} = samples(page, {
         under: 'non-service-based-providers',
@@ -340,9 +340,10 @@ for (const lang of ['ts', 'js'] as const) {
       const saved = process.env.NODE_ENV;
       const counts: number[] = [];
       try {
-        for (const env of ['development', 'production']) {
-          process.env.NODE_ENV = env;
-          const {AppModule} = compileModule(fence.value, `settings-${env}-${lang}`);
+        for (const env of ['development', 'production', undefined]) {
+          if (env === undefined) delete process.env.NODE_ENV;
+          else process.env.NODE_ENV = env;
+          const {AppModule} = compileModule(fence.value, `settings-${env ?? 'unset'}-${lang}`);
           @Module({imports: [], providers: [CatsPaginatorService]})
           class Root {}
           void Root;
@@ -356,9 +357,10 @@ for (const lang of ['ts', 'js'] as const) {
           await app.close();
         }
       } finally {
-        process.env.NODE_ENV = saved;
+        if (saved === undefined) delete process.env.NODE_ENV;
+        else process.env.NODE_ENV = saved;
       }
-      expect(counts).toEqual([10, 2]);
+      expect(counts).toEqual([10, 2, 2]);
     },
   );
 }
@@ -390,5 +392,38 @@ claim(
     }
     void Controller;
     void Get;
+  },
+);
+
+claim.failure(
+  `${page}#class-providers-useclass`,
+  'NODE_ENV missing, empty or misspelled (prod, Production): the application gets ProductionConfigService, never the development settings',
+  async () => {
+    const classes = configClasses();
+    (globalThis as any).__configClasses = classes;
+    const fence = fragment(page, 'class-providers-useclass', 'configServiceProvider');
+    const source = applyEdits('config.module', fence.value, [
+      [/import \{ (\w+) \} from '\.\/config\/[\w-.]+';\n/g, ''],
+      [
+        "import { Module } from '@nestjs/common';",
+        "import { Module } from '@nestjs/common';\nconst { ConfigService, DevelopmentConfigService, ProductionConfigService } = (globalThis as any).__configClasses;",
+      ],
+    ]);
+    const saved = process.env.NODE_ENV;
+    const results: string[] = [];
+    try {
+      for (const env of [undefined, '', 'prod', 'Production']) {
+        if (env === undefined) delete process.env.NODE_ENV;
+        else process.env.NODE_ENV = env;
+        const {AppModule} = compileModule(source, `useclass-unset-${results.length}`);
+        const app = await NestFactory.create(AppModule, options);
+        results.push(app.get(classes.ConfigService).get('DATABASE_URL'));
+        await app.close();
+      }
+    } finally {
+      if (saved === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = saved;
+    }
+    expect(results).toEqual(Array(4).fill('prod:DATABASE_URL'));
   },
 );
