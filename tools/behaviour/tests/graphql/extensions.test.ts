@@ -13,7 +13,7 @@ import { Module } from '@nestjs/common';
 import { Query, Resolver } from '@nestjs/graphql';
 import { Cat } from './models/cat.model';
 
-import { Extensions } from '@nestjs/graphql';
+import { Extensions, Field, ObjectType } from '@nestjs/graphql';
 import { Role } from '../common/enums/role.enum';
 
 @Resolver(() => Cat)
@@ -31,7 +31,23 @@ export class CatsResolver {
   }
 }
 
-@Module({ providers: [CatsResolver] })
+/** A type whose role is set on the class, not on its fields. */
+@ObjectType()
+@Extensions({ role: Role.ADMIN })
+export class AuditEntry {
+  @Field()
+  action: string;
+}
+
+@Resolver(() => AuditEntry)
+export class AuditResolver {
+  @Query(() => [AuditEntry])
+  auditLog(): AuditEntry[] {
+    return [{ action: 'microchip 250269802 reassigned' }];
+  }
+}
+
+@Module({ providers: [CatsResolver, AuditResolver] })
 export class CatsModule {}
 `,
 };
@@ -112,6 +128,23 @@ export class RoleGuard implements CanActivate {
       } finally {
         await guarded.close();
       }
+    },
+  );
+
+  claim.abuse(
+    `${page}#using-custom-metadata`,
+    'a role set with @Extensions() on the class covers every field of the type: a regular user gets FORBIDDEN and null, an admin reads it',
+    async () => {
+      const user = await gql(`${started.base}/graphql`, '{ auditLog { action } }', undefined, {
+        'x-roles': 'user',
+      });
+      expect(user.body.data).toBeNull();
+      expect(user.body.errors[0].message).toBe('You are not allowed to read the "action" field.');
+      expect(user.body.errors[0].extensions.code).toBe('FORBIDDEN');
+      const admin = await gql(`${started.base}/graphql`, '{ auditLog { action } }', undefined, {
+        'x-roles': 'admin',
+      });
+      expect(admin.body).toEqual({data: {auditLog: [{action: 'microchip 250269802 reassigned'}]}});
     },
   );
 
