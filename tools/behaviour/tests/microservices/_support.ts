@@ -186,3 +186,37 @@ export async function ownBroker(kind: 'redis' | 'nats' | 'mqtt', port?: number) 
   };
   return broker;
 }
+
+/**
+ * JSON text of an array nested `depth` levels deep: valid JSON (JSON.parse reads it), which
+ * JSON.stringify() cannot write back: it overflows the stack from about 5,000 levels.
+ */
+export const deepJson = (depth = 10_000): string => '['.repeat(depth) + ']'.repeat(depth);
+
+/** Writes `frames` on a raw TCP connection; resolves with what came back once it closes or after `ms`. */
+export function rawTcpFrames(
+  port: number,
+  frames: string[],
+  ms = 1000,
+): Promise<{closed: boolean; received: string}> {
+  const {connect} = require('node:net') as typeof import('node:net');
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    let closed = false;
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('close', () => {
+      closed = true;
+      resolve({closed, received});
+    });
+    socket.on('error', () => undefined);
+    socket.on('connect', () => frames.forEach((frame) => socket.write(frame)));
+    setTimeout(() => {
+      socket.destroy();
+      resolve({closed, received});
+    }, ms);
+  });
+}
+
+/** A TCP frame of the default JsonSocket framing for the JSON text `json`: its length, `#`, the text. */
+export const tcpFrame = (json: string): string => `${json.length}#${json}`;

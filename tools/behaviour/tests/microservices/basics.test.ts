@@ -9,7 +9,7 @@ import {
   memoryLogger,
   freePort,
 } from '../../lib';
-import {nodeChild} from './_support';
+import {nodeChild, deepJson, rawTcpFrames, tcpFrame} from './_support';
 import {connect as tcpConnect} from 'node:net';
 
 const {NestFactory} = nest('@nestjs/core');
@@ -221,7 +221,7 @@ claim(
       defaultValue: undefined,
     });
     await until(
-      () => events.includes('second:Tom') && log.text().includes('Welcome, Tom the Persian!'),
+      () => events.includes('second:Tom') && log.text().includes('Welcome, "Tom" the "Persian"!'),
     ).catch(() => {
       throw new Error(`events ${JSON.stringify(events)}; log:\n${log.text()}`);
     });
@@ -309,37 +309,122 @@ export class Ctx {
   },
 );
 
-claim(
-  `${page}#decorators`,
-  'the LoggingInterceptor reads the payload through switchToRpc() and logs it with the time taken',
-  async () => {
-    const {LoggingInterceptor} = samples(page).require('logging.interceptor');
-    const {MathController} = samples(page, {under: 'request-response'}).require('math.controller');
-    const lport = await freePort();
-    // Nest's static logger is process-wide: every app of this file logs to the same memory logger.
-    const logger = log;
-    @Module({controllers: [MathController]})
-    class LModule {}
-    const app = await NestFactory.createMicroservice(LModule, {
-      transport: Transport.TCP,
-      logger: logger.logger,
-      options: {host: '127.0.0.1', port: lport},
-    });
-    app.useGlobalInterceptors(new LoggingInterceptor());
-    await app.listen();
-    const lclient = ClientProxyFactory.create({
-      transport: Transport.TCP,
-      options: {host: '127.0.0.1', port: lport},
-    });
-    try {
-      await lastValueFrom(lclient.send({cmd: 'sum'}, [1, 2]));
-      expect(logger.lines.find((l) => l.context === 'LoggingInterceptor')?.message).toMatch(
-        /^\[1,2\] handled in \d+ms$/,
-      );
-    } finally {
+/** The page's LoggingInterceptor (TS or JS) around the page's MathController and the guards chapter's accumulate handler. */
+async function loggingApp(lang: 'ts' | 'js') {
+  const {LoggingInterceptor} = samples(page, {lang}).require('logging.interceptor');
+  const {MathController} = samples(page, {under: 'request-response'}).require('math.controller');
+  const {KeyedController} = compileModule(
+    `
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+@Controller()
+export class KeyedController {
+  // The guards chapter's handler: the API key travels in the payload.
+  @MessagePattern({ cmd: 'accumulate' })
+  accumulate(@Payload() data: { apiKey: string; numbers: number[] }): number {
+    return data.numbers.reduce((a, b) => a + b, 0);
+  }
+}
+`,
+    'basics-keyed',
+  );
+  const lport = await freePort();
+  @Module({controllers: [MathController, KeyedController]})
+  class LModule {}
+  // Nest's static logger is process-wide: every app of this file logs to the same memory logger.
+  const app = await NestFactory.createMicroservice(LModule, {
+    transport: Transport.TCP,
+    logger: log.logger,
+    options: {host: '127.0.0.1', port: lport},
+  });
+  app.useGlobalInterceptors(new LoggingInterceptor());
+  await app.listen();
+  const lclient = ClientProxyFactory.create({
+    transport: Transport.TCP,
+    options: {host: '127.0.0.1', port: lport},
+  });
+  const lines = () =>
+    log.lines.filter((l) => l.context === 'LoggingInterceptor').map((l) => String(l.message));
+  return {
+    lclient,
+    lines,
+    close: async () => {
       lclient.close();
       await app.close();
-    }
+    },
+  };
+}
+
+for (const lang of ['ts', 'js'] as const) {
+  claim(
+    `${page}#decorators`,
+    `the LoggingInterceptor logs the handler, the payload's field names and the time, once per message, for a failing handler too (${lang})`,
+    async () => {
+      const {lclient, lines, close} = await loggingApp(lang);
+      try {
+        const before = lines().length;
+        expect(await lastValueFrom(lclient.send({cmd: 'sum'}, [1, 2]))).toBe(3);
+        await expect(lastValueFrom(lclient.send({cmd: 'sum'}, 'not numbers'))).rejects.toEqual({
+          status: 'error',
+          message: 'Internal server error',
+        });
+        await until(() => lines().length >= before + 2);
+        expect(lines().slice(before)).toEqual([
+          expect.stringMatching(/^MathController\.sum \(payload \["0","1"\]\) took \d+ms$/),
+          expect.stringMatching(/^MathController\.sum \(payload string\) took \d+ms$/),
+        ]);
+      } finally {
+        await close();
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#decorators`,
+    `with the guards chapter's apiKey in the payload, the LoggingInterceptor's line names the field but not the key, and a field name with a line break stays on one line (${lang})`,
+    async () => {
+      const {lclient, lines, close} = await loggingApp(lang);
+      try {
+        const before = lines().length;
+        const forged = 'x\n[Nest] 1  - 01/01/2026, 0:00:00 AM     LOG [Auth] admin signed in';
+        expect(
+          await lastValueFrom(
+            lclient.send(
+              {cmd: 'accumulate'},
+              {apiKey: 'k-SECRET-4711', numbers: [1, 2], [forged]: 1},
+            ),
+          ),
+        ).toBe(3);
+        await until(() => lines().length > before);
+        const [line] = lines().slice(before);
+        expect(line).toContain(
+          'KeyedController.accumulate (payload ["apiKey","numbers","x\\n[Nest]',
+        );
+        expect(line).not.toContain('k-SECRET-4711');
+        expect(line).not.toContain('\n');
+      } finally {
+        await close();
+      }
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#event-based`,
+  "a cat name with a line break is logged by the page's CatsEventsController on one line, quoted, so it cannot forge a log entry",
+  async () => {
+    const forged = 'Tom\n[Nest] 1  - 01/01/2026, 0:00:00 AM     LOG [Auth] admin signed in';
+    await lastValueFrom(client.emit('cat_created', {name: forged, age: 3, breed: 'Persian'}), {
+      defaultValue: undefined,
+    });
+    const welcome = () =>
+      log.lines
+        .filter((l) => l.context === 'CatsEventsController')
+        .map((l) => String(l.message))
+        .find((m) => m.includes('admin signed in'));
+    await until(() => welcome() !== undefined);
+    expect(welcome()).toBe(`Welcome, ${JSON.stringify(forged)} the "Persian"!`);
+    expect(welcome()).not.toContain('\n');
   },
 );
 
@@ -387,7 +472,7 @@ claim(
     const set = samples(page, {under: 'clientproxyfactory'});
     const source = set.sources
       .get('math-client.module')!
-      .replace(`config.get<number>('MATH_PORT', 3001)`, `${port}`)
+      .replace(`Number(config.get<string>('MATH_PORT', '3001'))`, `${port}`)
       .replace(`options: { port:`, `options: { host: '127.0.0.1', port:`);
     const {MathClientModule} = compileModule(source, 'math-client-port');
     const app = await NestFactory.createApplicationContext(MathClientModule, {logger: log.logger});
@@ -991,4 +1076,131 @@ claim.failure(
     }
   },
   30_000,
+);
+
+/**
+ * The page's MathController as a TCP microservice in a child process (for what would end the test
+ * worker), with the PacketShapeDeserializer compiled from the page when `deserializerFile` is given.
+ */
+function packetChild(mport: number, deserializerFile?: string) {
+  const set = samples(page, {under: 'request-response'});
+  return nodeChild(
+    `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module } = require('@nestjs/common');
+const { Transport } = require('@nestjs/microservices');
+const { MathController } = require(process.argv[2]);
+const deserializer = process.argv[4] ? new (require(process.argv[4]).PacketShapeDeserializer)() : undefined;
+class AppModule {}
+Module({ controllers: [MathController] })(AppModule);
+(async () => {
+  const app = await NestFactory.createMicroservice(AppModule, { transport: Transport.TCP, logger: ['error'],
+    options: { host: '127.0.0.1', port: Number(process.argv[3]), deserializer } });
+  await app.listen();
+  console.log('LISTENING');
+})();
+`,
+    [
+      `${set.dir}/math.controller.js`,
+      String(mport),
+      ...(deserializerFile ? [deserializerFile] : []),
+    ],
+  );
+}
+
+const deepFrames = {
+  pattern: tcpFrame(`{"pattern":${deepJson()},"data":[1],"id":"p1"}`),
+  id: tcpFrame(`{"pattern":{"cmd":"sum"},"data":[1],"id":${deepJson()}}`),
+};
+
+claim.abuse(
+  `${page}#packets-from-untrusted-peers`,
+  'without a deserializer, one valid JSON frame whose pattern or id is nested 10,000 levels deep (20 KB) ends the TCP microservice (RangeError, exit code 1)',
+  async () => {
+    for (const [what, frame] of Object.entries(deepFrames)) {
+      const mport = await freePort();
+      const child = packetChild(mport);
+      try {
+        await child.waitFor('LISTENING');
+        await rawTcpFrames(mport, [frame], 300);
+        expect(await child.exited, what).toBe(1);
+        expect(child.out, what).toContain('RangeError: Maximum call stack size exceeded');
+      } finally {
+        await child.kill();
+      }
+    }
+  },
+  20_000,
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#packets-from-untrusted-peers`,
+    `with the page's PacketShapeDeserializer, frames with a deep pattern or id reach no handler, and the microservice keeps answering a Nest client (${lang})`,
+    async () => {
+      const set = samples(page, {lang, under: 'packets-from-untrusted-peers'});
+      const options = fragment(page, 'packets-from-untrusted-peers', 'createMicroservice').value;
+      expect(options).toContain('deserializer: new PacketShapeDeserializer()');
+      const mport = await freePort();
+      const child = packetChild(mport, `${set.dir}/packet-shape.deserializer.js`);
+      const caller = ClientProxyFactory.create({
+        transport: Transport.TCP,
+        options: {host: '127.0.0.1', port: mport},
+      });
+      try {
+        await child.waitFor('LISTENING');
+        await rawTcpFrames(mport, [deepFrames.pattern, deepFrames.id], 300);
+        await child.waitFor('There is no matching event handler defined in the remote service');
+        expect(await lastValueFrom(caller.send({cmd: 'sum'}, [4, 5, 6]))).toBe(15);
+        expect(
+          await lastValueFrom(caller.send({cmd: 'sum'}, 'x')).catch((e: unknown) => e),
+        ).toEqual({
+          status: 'error',
+          message: 'Internal server error',
+        });
+        expect(child.code).toBe(null);
+      } finally {
+        caller.close();
+        await child.kill();
+      }
+    },
+    20_000,
+  );
+}
+
+claim.abuse(
+  `${page}#client`,
+  "the registerAsync() factory stops the startup on an empty or non-numeric MATH_PORT ('MATH_PORT must be a port number'); a valid one reaches the microservice",
+  async () => {
+    const {AppModule} = samples(page, {pick: {'app.module': 3}}).require('app.module');
+    const saved = {port: process.env.MATH_PORT, host: process.env.MATH_HOST};
+    try {
+      for (const value of ['', 'abc', '70000']) {
+        process.env.MATH_PORT = value;
+        await expect(
+          NestFactory.createApplicationContext(AppModule, {logger: false, abortOnError: false}),
+          JSON.stringify(value),
+        ).rejects.toThrow('MATH_PORT must be a port number');
+      }
+      process.env.MATH_PORT = String(port);
+      process.env.MATH_HOST = '127.0.0.1';
+      const app = await NestFactory.createApplicationContext(AppModule, {logger: false});
+      try {
+        const mathClient = app.get('MATH_SERVICE');
+        expect(mathClient.port).toBe(port);
+        expect(await lastValueFrom(mathClient.send({cmd: 'sum'}, [1, 1]))).toBe(2);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      for (const [key, value] of [
+        ['MATH_PORT', saved.port],
+        ['MATH_HOST', saved.host],
+      ] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+  },
 );
