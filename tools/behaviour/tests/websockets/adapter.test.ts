@@ -810,9 +810,10 @@ describe('Redis restarted while clients are connected', () => {
   }
   const running = () => !!redis && redis.exitCode === null && redis.signalCode === null;
   async function stopRedis() {
-    if (!running()) return;
-    const exited = new Promise((done) => redis!.once('exit', done));
-    redis.kill('SIGKILL');
+    const server = redis;
+    if (!server || !running()) return;
+    const exited = new Promise((done) => server.once('exit', done));
+    server.kill('SIGKILL');
     await exited;
   }
   /** Shouts from a until b hears it (or `ms` passed): what b heard. */
