@@ -60,7 +60,7 @@ for (const lang of ['ts', 'js'] as const) {
       );
       const {base} = await start([CatsController]);
       const reply = await call(base, 'GET', '/cats');
-      expect(reply.text).toBe('This action returns all cats (requested from 127.0.0.1)');
+      expect(reply.json()).toEqual({requestedFrom: '127.0.0.1'});
     },
   );
 
@@ -119,14 +119,14 @@ for (const lang of ['ts', 'js'] as const) {
 
   claim(
     `${page}#route-parameters`,
-    `@Param() and @Param('id') both give "This action returns cat #1" for GET /cats/1 (${lang})`,
+    `@Param() and @Param('id') both give { "id": "1" } for GET /cats/1 (${lang})`,
     async () => {
       for (const n of [9, 10]) {
         const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': n}}).require(
           'cats.controller',
         );
         const {base} = await start([CatsController]);
-        expect((await call(base, 'GET', '/cats/1')).text).toBe('This action returns cat #1');
+        expect((await call(base, 'GET', '/cats/1')).json()).toEqual({id: '1'});
       }
     },
   );
@@ -173,18 +173,16 @@ for (const lang of ['ts', 'js'] as const) {
         'cats.controller',
       );
       const {base} = await start([CatsController]);
-      expect((await call(base, 'GET', '/cats?limit=10')).text).toBe(
-        'This action returns up to 10 cats',
-      );
-      expect((await call(base, 'GET', '/cats/1')).text).toBe('This action returns cat #1');
-      expect((await call(base, 'PUT', '/cats/1', {body: {age: 4}})).text).toBe(
-        'This action updates cat #1',
-      );
-      expect((await call(base, 'DELETE', '/cats/1')).text).toBe('This action removes cat #1');
+      expect((await call(base, 'GET', '/cats?limit=10')).json()).toEqual({limit: 10});
+      expect((await call(base, 'GET', '/cats/1')).json()).toEqual({id: '1'});
+      expect((await call(base, 'PUT', '/cats/1', {body: {age: 4}})).json()).toEqual({
+        updated: '1',
+      });
+      expect((await call(base, 'DELETE', '/cats/1')).json()).toEqual({removed: '1'});
       const created = await call(base, 'POST', '/cats', {
         body: {name: 'Tom', age: 3, breed: 'Maine Coon'},
       });
-      expect([created.status, created.text]).toEqual([201, 'This action adds a new cat named Tom']);
+      expect([created.status, created.json()]).toEqual([201, {name: 'Tom'}]);
     },
   );
 
@@ -195,7 +193,7 @@ for (const lang of ['ts', 'js'] as const) {
       const set = samples(page, {under: 'getting-up-and-running', lang});
       const {AppModule} = set.require('app.module');
       const {base} = await start(AppModule);
-      expect((await call(base, 'GET', '/cats/7')).text).toBe('This action returns cat #7');
+      expect((await call(base, 'GET', '/cats/7')).json()).toEqual({id: '7'});
     },
   );
 
@@ -237,7 +235,7 @@ for (const lang of ['ts', 'js'] as const) {
     const reply = await call(base, 'POST', '/cats', {
       body: {name: 'Tom', age: 3, breed: 'Maine Coon'},
     });
-    expect([reply.status, reply.text]).toEqual([201, 'This action adds a new cat named Tom']);
+    expect([reply.status, reply.json()]).toEqual([201, {name: 'Tom'}]);
   });
 }
 
@@ -1018,9 +1016,7 @@ for (const lang of ['ts', 'js'] as const) {
       const reply = await call(base, 'GET', '/cats?breed[$ne]=x');
       expect(reply.status).toBe(400);
       expectOutput(page, 'query-validation-error', reply.text);
-      expect((await call(base, 'GET', '/cats?breed=Persian')).text).toBe(
-        'This action returns up to 10 cats',
-      );
+      expect((await call(base, 'GET', '/cats?breed=Persian')).json()).toEqual({limit: 10});
     },
   );
 }
@@ -1056,9 +1052,7 @@ claim.abuse(
     for (const limit of ['abc', '2.5', '0', '1000']) {
       expect((await call(base, 'GET', `/cats?limit=${limit}`)).status, limit).toBe(400);
     }
-    expect((await call(base, 'GET', '/cats?limit=20')).text).toBe(
-      'This action returns up to 20 cats',
-    );
+    expect((await call(base, 'GET', '/cats?limit=20')).json()).toEqual({limit: 20});
   },
 );
 
@@ -1069,9 +1063,7 @@ claim.abuse(
     const set = samples(page, {
       under: 'full-resource-sample',
       edit: {
-        'cats.controller': [
-          ['return `This action returns up to ${query.limit ?? 10} cats`;', 'return query;'],
-        ],
+        'cats.controller': [['return { limit: query.limit ?? 10 };', 'return query;']],
       },
     });
     const {CatsController} = set.require('cats.controller');
@@ -1092,9 +1084,9 @@ claim(
       edit: {'cats.controller': [[', expectedType: ListAllEntities', '']]},
     }).require('cats.controller');
     const {base} = await start([CatsController]);
-    expect((await call(base, 'GET', '/cats?breed[$ne]=x&limit=abc')).text).toBe(
-      'This action returns up to abc cats',
-    );
+    expect((await call(base, 'GET', '/cats?breed[$ne]=x&limit=abc')).json()).toEqual({
+      limit: 'abc',
+    });
   },
 );
 
@@ -1164,7 +1156,7 @@ claim.abuse(
     const {CatsController} = samples(page, {under: 'request-object'}).require('cats.controller');
     const {base} = await start([CatsController]);
     const reply = await call(base, 'GET', '/cats', {headers: {'x-forwarded-for': '203.0.113.9'}});
-    expect(reply.text).toBe('This action returns all cats (requested from 127.0.0.1)');
+    expect(reply.json()).toEqual({requestedFrom: '127.0.0.1'});
   },
 );
 
@@ -1358,5 +1350,151 @@ claim.failure(
     expect(run.stdout).not.toContain('STILL RUNNING');
     expect(run.stderr).toContain("Unhandled 'error' event");
     expect(run.stderr).toContain('ENOENT');
+  },
+);
+
+// Review 5: request input in the answer (reflected into text/html on Express), nest g resource in a Nest 8
+// project, an observable that completes empty, and the route order on Fastify.
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#routing`,
+    `a script in the route parameter (GET /cats/%3Cscript%3E...) or in a cross-site form post comes back as JSON (application/json), never as an HTML page (${lang})`,
+    async () => {
+      const script = '<script>alert(document.cookie)</script>';
+      for (const n of [9, 10]) {
+        const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': n}}).require(
+          'cats.controller',
+        );
+        const {base} = await start([CatsController]);
+        const reply = await call(base, 'GET', `/cats/${encodeURIComponent(script)}`);
+        expect([n, reply.headers['content-type']]).toEqual([n, 'application/json; charset=utf-8']);
+        expect(reply.json()).toEqual({id: script});
+      }
+      const {CatsController} = pageSamples(page, {lang, pick: {'cats.controller': 13}}).require(
+        'cats.controller',
+      );
+      const {base} = await start([CatsController]);
+      // What an HTML form on another site posts: no preflight, urlencoded body.
+      const form = await call(base, 'POST', '/cats', {
+        headers: {'content-type': 'application/x-www-form-urlencoded'},
+        body: `name=${encodeURIComponent(script)}`,
+      });
+      expect([form.status, form.headers['content-type']]).toEqual([
+        201,
+        'application/json; charset=utf-8',
+      ]);
+      expect(form.json()).toEqual({name: script});
+    },
+  );
+}
+
+claim(
+  `${page}#controllers`,
+  `nest g resource adds "@nestjs/mapped-types": "*" and an npm install to a project without the package, and leaves the page's ^1 (which admits 1.0.1, peer of Nest 8) alone with no install`,
+  async () => {
+    const semver = require(resolve(__dirname, '..', '..', 'node_modules', 'semver'));
+    const {SchematicTestRunner, UnitTestTree} = nest('@angular-devkit/schematics/testing');
+    const {HostTree} = nest('@angular-devkit/schematics');
+    const collection = require.resolve('@nestjs/schematics/dist/collection.json', {
+      paths: [resolve(__dirname, '..', '..')],
+    });
+    const line = fragment(page, 'controllers', 'npm i @nestjs/mapped-types')
+      .value.split('\n')
+      .find((l) => l.startsWith('npm i '))!;
+    const range = line.split('@nestjs/mapped-types@')[1].trim();
+    const generate = async (dependencies: Record<string, string>) => {
+      const runner = new SchematicTestRunner('@nestjs/schematics', collection);
+      const tree = new UnitTestTree(new HostTree());
+      tree.create('/package.json', JSON.stringify({name: 'cats-app', dependencies}, null, 2));
+      const out = await runner
+        .runSchematicAsync(
+          'resource',
+          {name: 'cats', type: 'rest', crud: true, skipImport: true},
+          tree,
+        )
+        .toPromise();
+      return {
+        dependencies: JSON.parse(out.readContent('/package.json')).dependencies,
+        tasks: runner.tasks.map((task: {name: string}) => task.name),
+        updateDto: out.readContent('/src/cats/dto/update-cat.dto.ts'),
+      };
+    };
+    const bare = await generate({'@nestjs/common': '^8.0.0'});
+    expect(bare.dependencies['@nestjs/mapped-types']).toBe('*');
+    expect(bare.tasks).toEqual(['node-package']);
+    expect(bare.updateDto).toContain("from '@nestjs/mapped-types'");
+    // '*' admits every later major; 12.x peers on @nestjs/common ^10 || ^11 || ^12 (npm: ERESOLVE).
+    expect(semver.satisfies('12.0.0', '*')).toBe(true);
+    const pinned = await generate({'@nestjs/common': '^8.0.0', '@nestjs/mapped-types': range});
+    expect(pinned.dependencies['@nestjs/mapped-types']).toBe('^1');
+    expect(pinned.tasks).toEqual([]);
+    const installed = require(
+      resolve(__dirname, '..', '..', 'node_modules', '@nestjs/mapped-types', 'package.json'),
+    );
+    expect(semver.satisfies(installed.version, range)).toBe(true);
+    expect(semver.satisfies('8.4.7', installed.peerDependencies['@nestjs/common'])).toBe(true);
+    expect(semver.satisfies('2.0.0', range)).toBe(false);
+  },
+);
+
+for (const platform of platforms) {
+  claim.failure(
+    `${page}#asynchronicity`,
+    `a handler whose observable completes without a value answers 500 and logs "no elements in sequence" (${platform})`,
+    async () => {
+      const {memoryLogger} = await import('../../lib');
+      const {EMPTY, of} = nest('rxjs');
+      const {filter} = nest('rxjs/operators');
+      @Controller('cats')
+      class CatsController {
+        @Get('empty')
+        empty() {
+          return EMPTY;
+        }
+
+        @Get('filtered')
+        filtered() {
+          return of(['Tom']).pipe(filter(() => false));
+        }
+      }
+      const memory = memoryLogger();
+      const {base} = await start([CatsController], {platform, logger: memory.logger});
+      for (const path of ['/cats/empty', '/cats/filtered']) {
+        const reply = await call(base, 'GET', path);
+        expect([path, reply.status]).toEqual([path, 500]);
+        expectOutput(page, 'empty-observable', reply.text);
+      }
+      const errors = memory.lines.filter((line) => line.level === 'error');
+      expect(errors.map((line) => line.message)).toEqual([
+        'no elements in sequence',
+        'no elements in sequence',
+      ]);
+    },
+  );
+}
+
+claim(
+  `${page}#route-parameters`,
+  `with @Get(':id') declared before @Get('breeds'), Express sends GET /cats/breeds to findOne() and Fastify to breeds()`,
+  async () => {
+    @Controller('cats')
+    class CatsController {
+      @Get(':id')
+      findOne(@Param('id') id: string) {
+        return {id};
+      }
+
+      @Get('breeds')
+      breeds() {
+        return {breeds: true};
+      }
+    }
+    const answers: Record<string, unknown> = {};
+    for (const platform of platforms) {
+      const {base} = await start([CatsController], {platform});
+      answers[platform] = (await call(base, 'GET', '/cats/breeds')).json();
+    }
+    expect(answers).toEqual({express: {id: 'breeds'}, fastify: {breeds: true}});
   },
 );
