@@ -289,3 +289,78 @@ claim.abuse(
     }
   },
 );
+
+claim.abuse(
+  `${page}#exposing-the-documentation`,
+  "middleware bound in configure() never runs for setup()'s routes (the document leaks, swagger-ui-init.js too); the page's app.use() check before setup() refuses anonymous and wrong credentials, and everyone while DOCS_CREDENTIALS is unset",
+  async () => {
+    // What the page warns about: the check bound the usual Nest way, in the root module's configure().
+    const set = samples(page, {
+      pick: {main: 1},
+      files: {
+        ...featureFiles,
+        'app.module': `
+    import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+    import { CatsModule } from './cats.module';
+    import { AdminModule } from './admin.module';
+    @Module({ imports: [CatsModule, AdminModule] })
+    export class AppModule implements NestModule {
+      configure(consumer: MiddlewareConsumer) {
+        consumer
+          .apply((req: any, res: any, next: any) => (req.headers.authorization === 'Bearer docs' ? next() : res.status(401).end()))
+          .forRoutes('api', 'api-json', 'admin');
+      }
+    }`,
+      },
+      edit: {
+        main: [
+          ...mainEdits,
+          ['NestFactory.create(AppModule)', 'NestFactory.create(AppModule, { logger: false })'],
+        ],
+      },
+    });
+    const consumerApp = await set.require('main').started;
+    apps.push(consumerApp);
+    const consumerBase = (await consumerApp.getUrl()).replace('[::1]', '127.0.0.1');
+    expect((await fetch(`${consumerBase}/admin/stats`)).status).toBe(401);
+    for (const path of ['/api-json', '/api/swagger-ui-init.js']) {
+      const response = await fetch(`${consumerBase}${path}`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('/admin/stats');
+    }
+
+    const previous = process.env.DOCS_CREDENTIALS;
+    try {
+      delete process.env.DOCS_CREDENTIALS;
+      const unset = await startMain(4);
+      for (const authorization of [undefined, `Basic ${Buffer.from(':').toString('base64')}`]) {
+        const response = await fetch(`${unset.base}/api-json`, {
+          headers: authorization ? {authorization} : {},
+        });
+        expect(response.status).toBe(401);
+      }
+      process.env.DOCS_CREDENTIALS = 'partner:s3cret-docs';
+      const guarded = await startMain(4);
+      const paths = ['/api', '/api-json', '/api/swagger-ui-init.js', '/API-JSON'];
+      for (const path of paths) {
+        const response = await fetch(`${guarded.base}${path}`);
+        expect(response.status).toBe(401);
+        expect(response.headers.get('www-authenticate')).toBe('Basic realm="API documentation"');
+      }
+      const wrong = `Basic ${Buffer.from('partner:guess').toString('base64')}`;
+      expect(
+        (await fetch(`${guarded.base}/api-json`, {headers: {authorization: wrong}})).status,
+      ).toBe(401);
+      const right = `Basic ${Buffer.from('partner:s3cret-docs').toString('base64')}`;
+      for (const path of ['/api', '/api-json', '/api/swagger-ui-init.js']) {
+        const response = await fetch(`${guarded.base}${path}`, {headers: {authorization: right}});
+        expect(response.status).toBe(200);
+      }
+      // The API itself is not behind the documentation's check.
+      expect((await fetch(`${guarded.base}/cats`)).status).toBe(200);
+    } finally {
+      if (previous === undefined) delete process.env.DOCS_CREDENTIALS;
+      else process.env.DOCS_CREDENTIALS = previous;
+    }
+  },
+);
