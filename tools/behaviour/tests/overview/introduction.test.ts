@@ -129,3 +129,59 @@ claim(
     expect(semver.satisfies('0.2.2', peers['reflect-metadata'])).toBe(false);
   },
 );
+
+// Review 5: the compiler options a project built from scratch needs.
+
+claim(
+  `${page}#alternatives`,
+  'compiled with the tsconfig.json options the page lists, constructor injection works; without emitDecoratorMetadata the app still starts, and the handler that uses the injected service answers 500',
+  async () => {
+    const {mkdirSync, mkdtempSync, rmSync, writeFileSync} = await import('node:fs');
+    const ts = require(resolve(__dirname, '..', '..', 'node_modules', 'typescript'));
+    const shown = JSON.parse(fragment(page, 'alternatives', 'emitDecoratorMetadata').value);
+    expect(shown.compilerOptions).toMatchObject({
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+    });
+    const source = `
+import 'reflect-metadata';
+import { Controller, Get, Injectable, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+@Injectable() export class AppService { getHello() { return 'Hello World!'; } }
+@Controller() export class AppController {
+  constructor(private readonly appService: AppService) {}
+  @Get() getHello() { return this.appService.getHello(); }
+}
+@Module({ controllers: [AppController], providers: [AppService] }) export class AppModule {}
+export async function main() {
+  const app = await NestFactory.create(AppModule, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  return app;
+}
+`;
+    const runDir = resolve(__dirname, '..', '..', '.run');
+    mkdirSync(runDir, {recursive: true});
+    const dir = mkdtempSync(join(runDir, 'introduction-scratch-'));
+    try {
+      const answer = async (options: Record<string, unknown>, name: string) => {
+        const {options: compilerOptions} = ts.convertCompilerOptionsFromJson(options, dir);
+        const out = ts.transpileModule(source, {compilerOptions, fileName: `${name}.ts`});
+        writeFileSync(join(dir, `${name}.js`), out.outputText);
+        const app = await require(join(dir, `${name}.js`)).main();
+        try {
+          const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+          const reply = await fetch(url);
+          return [reply.status, await reply.text()];
+        } finally {
+          await app.close();
+        }
+      };
+      expect(await answer(shown.compilerOptions, 'with-metadata')).toEqual([200, 'Hello World!']);
+      expect(
+        await answer({...shown.compilerOptions, emitDecoratorMetadata: false}, 'without-metadata'),
+      ).toEqual([500, '{"statusCode":500,"message":"Internal server error"}']);
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);
