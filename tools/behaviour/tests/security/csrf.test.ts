@@ -140,15 +140,65 @@ describe('Express: csurf', () => {
 
   claim(
     `${page}#use-with-express-default`,
-    'the signed secret cookie: its value is signed (s:...), HttpOnly and SameSite=Strict',
+    "the page's secret cookie: named __Host-csrf with Secure, Path=/ and no Domain (what browsers require of the prefix), signed (s:...), HttpOnly, SameSite=Lax",
     async () => {
       const base = await start(signedSetup);
-      const line = setCookies(await fetch(`${base}/form`)).find((text) =>
-        text.startsWith('_csrf='),
-      )!;
-      expect(decodeURIComponent(line.split(';')[0])).toMatch(/^_csrf=s:/);
+      const lines = setCookies(await fetch(`${base}/form`));
+      expect(lines).toHaveLength(1);
+      const line = lines[0];
+      expect(decodeURIComponent(line.split(';')[0])).toMatch(/^__Host-csrf=s:/);
+      expect(line).toMatch(/; Path=\/(;|$)/);
+      expect(line).toMatch(/; Secure/);
+      expect(line).not.toMatch(/; Domain=/i);
       expect(line).toMatch(/; HttpOnly/);
-      expect(line).toMatch(/; SameSite=Strict/);
+      expect(line).toMatch(/; SameSite=Lax/);
+    },
+  );
+
+  claim.abuse(
+    `${page}#use-with-express-default`,
+    "signing refuses only secrets the server never issued: the attacker's own signed cookie from your server, planted ahead of the victim's, passes with his token (201); the secret in the session refuses his token (403)",
+    async () => {
+      const base = await start(signedSetup);
+      const attacker = await visitor(base);
+      const victim = await visitor(base);
+      // The Cookie header of a browser that holds both: the planted one (longer path) comes first.
+      const both = `${attacker.cookie}; ${victim.cookie}`;
+      const forged = await transfer(base, {cookie: both, 'x-csrf-token': attacker.token});
+      // Read the body: an unread response keeps its connection, and app.close() waits for it.
+      expect([forged.status, await forged.text()]).toEqual([201, 'done']);
+      await close?.();
+      const inSession = await start((app) => {
+        app.use(
+          nest('express-session')({secret: testSecret, resave: false, saveUninitialized: true}),
+        );
+        return run(fragment(page, 'use-with-express-default', 'app.use(csurf());').value, app, {
+          csurf: nest('csurf'),
+        });
+      });
+      const mallory = await visitor(inSession);
+      const alice = await visitor(inSession);
+      const refused = await transfer(inSession, {
+        cookie: alice.cookie,
+        'x-csrf-token': mallory.token,
+      });
+      expect([refused.status, (await refused.json()).message]).toEqual([403, 'invalid csrf token']);
+    },
+  );
+
+  claim.abuse(
+    `${page}#use-with-express-default`,
+    'a request that arrives without the secret cookie (as under SameSite=Strict after a link from another site) gets a new secret, and the token of a form opened before then fails with 403',
+    async () => {
+      const base = await start(signedSetup);
+      const before = await visitor(base);
+      const arrival = await fetch(`${base}/form`);
+      const replaced = cookieHeader(cookiesOf(arrival));
+      expect(replaced).toMatch(/^__Host-csrf=/);
+      expect(replaced).not.toBe(before.cookie);
+      expect((await transfer(base, {cookie: replaced, 'x-csrf-token': before.token})).status).toBe(
+        403,
+      );
     },
   );
 
@@ -205,18 +255,22 @@ describe('Express: csurf', () => {
 
   claim.abuse(
     `${page}#use-with-express-default`,
-    'a planted _csrf cookie with a token made from it passes csurf({ cookie: true }), and is refused (403) with the signed cookie of the page',
+    'a planted secret cookie (a secret the server never issued) with a token made from it passes csurf({ cookie: true }), and is refused (403) with the signed cookie of the page',
     async () => {
       const secret = csurfTokens.secretSync();
-      const planted = {cookie: `_csrf=${secret}`, 'x-csrf-token': csurfTokens.create(secret)};
+      const token = csurfTokens.create(secret);
       const plain = await start((app) => {
         app.use(nest('cookie-parser')());
         app.use(nest('csurf')({cookie: true}));
       });
-      expect((await transfer(plain, planted)).status).toBe(201);
+      expect(
+        (await transfer(plain, {cookie: `_csrf=${secret}`, 'x-csrf-token': token})).status,
+      ).toBe(201);
       await close?.();
       const signed = await start(signedSetup);
-      expect((await transfer(signed, planted)).status).toBe(403);
+      expect(
+        (await transfer(signed, {cookie: `__Host-csrf=${secret}`, 'x-csrf-token': token})).status,
+      ).toBe(403);
     },
   );
 
@@ -343,6 +397,104 @@ describe('Express: csurf', () => {
   );
 });
 
+describe('Tokens and logins', () => {
+  const {Passport} = nest('passport');
+  /** Passport 0.6's req.logIn(), which regenerates the session, on an authenticator of its own. */
+  const passport = new Passport();
+  passport.serializeUser((user: unknown, done: (e: null, u: unknown) => void) => done(null, user));
+  passport.deserializeUser((user: unknown, done: (e: null, u: unknown) => void) =>
+    done(null, user),
+  );
+  @Controller()
+  class LoginController {
+    @Get('form')
+    form(@Req() req: any) {
+      return {token: req.csrfToken()};
+    }
+    @Post('login')
+    login(@Req() req: any) {
+      return new Promise((resolve, reject) =>
+        req.logIn({id: 1}, (error: unknown) => (error ? reject(error) : resolve({in: true}))),
+      );
+    }
+    @Post('transfer')
+    transfer() {
+      return 'done';
+    }
+  }
+  @Module({controllers: [LoginController]})
+  class LoginModule {}
+  async function start(setup: (app: any) => unknown) {
+    const app = await NestFactory.create(LoginModule, {logger: false});
+    close = () => app.close();
+    await setup(app);
+    return listen(app);
+  }
+  /** Before the login: a form and its token; then the login (with that token), then a transfer. */
+  async function tokenAcrossLogin(base: string) {
+    const jar: Record<string, string> = {};
+    const form = await fetch(`${base}/form`);
+    cookiesOf(form, jar);
+    const {token} = await form.json();
+    const login = await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: {cookie: cookieHeader(jar), 'x-csrf-token': token},
+    });
+    expect(login.status).toBe(201);
+    await login.text();
+    cookiesOf(login, jar);
+    const after = await fetch(`${base}/transfer`, {
+      method: 'POST',
+      headers: {cookie: cookieHeader(jar), 'x-csrf-token': token},
+    });
+    const fresh = await fetch(`${base}/form`, {headers: {cookie: cookieHeader(jar)}});
+    cookiesOf(fresh, jar);
+    const renewed = await fetch(`${base}/transfer`, {
+      method: 'POST',
+      headers: {cookie: cookieHeader(jar), 'x-csrf-token': (await fresh.json()).token},
+    });
+    await Promise.all([after.text(), renewed.text()]);
+    return {before: after.status, renewed: renewed.status};
+  }
+
+  claim(
+    `${page}#tokens-and-logins`,
+    'secret in the session: a login that regenerates the session (Passport 0.6 logIn) makes the earlier token fail (403), a token fetched after it passes',
+    async () => {
+      const base = await start((app) => {
+        app.use(
+          nest('express-session')({secret: testSecret, resave: false, saveUninitialized: false}),
+        );
+        app.use(passport.initialize());
+        app.use(passport.session());
+        return run(fragment(page, 'use-with-express-default', 'app.use(csurf());').value, app, {
+          csurf: nest('csurf'),
+        });
+      });
+      expect(await tokenAcrossLogin(base)).toEqual({before: 403, renewed: 201});
+    },
+  );
+
+  claim(
+    `${page}#tokens-and-logins`,
+    "secret in the page's signed cookie: the token from before the login still passes after it",
+    async () => {
+      const base = await start(async (app) => {
+        app.use(
+          nest('express-session')({secret: testSecret, resave: false, saveUninitialized: false}),
+        );
+        app.use(passport.initialize());
+        app.use(passport.session());
+        await run(fragment(page, 'use-with-express-default', 'app.use(cookieParser(').value, app, {
+          cookieParser: nest('cookie-parser'),
+          csurf: nest('csurf'),
+        });
+      });
+      expect(await tokenAcrossLogin(base)).toEqual({before: 201, renewed: 201});
+    },
+  );
+});
+
 describe('Fastify: fastify-csrf', () => {
   // The page's token route, in a controller of the test.
   const tokenRoute = fragment(page, 'use-with-fastify', 'reply.generateCsrf()').value;
@@ -429,16 +581,18 @@ export class AppModule {}
 
   claim(
     `${page}#use-with-fastify`,
-    "the page's cookieOpts: the secret cookie is signed, HttpOnly, SameSite=Strict and on path /",
+    "the page's cookieKey and cookieOpts: the secret cookie is __Host-csrf, signed, Secure, on path / without a Domain, HttpOnly, SameSite=Lax",
     async () => {
       const base = await start('onRequest');
-      const line = setCookies(await fetch(`${base}/csrf-token`)).find((text) =>
-        text.startsWith('_csrf='),
-      )!;
-      expect(line.split(';')[0]).toMatch(/^_csrf=[^;]+\.[A-Za-z0-9%+/=_-]+$/);
-      expect(line).toMatch(/; Path=\//);
+      const lines = setCookies(await fetch(`${base}/csrf-token`));
+      expect(lines).toHaveLength(1);
+      const line = lines[0];
+      expect(line.split(';')[0]).toMatch(/^__Host-csrf=[^;]+\.[A-Za-z0-9%+/=_-]+$/);
+      expect(line).toMatch(/; Path=\/(;|$)/);
+      expect(line).toMatch(/; Secure/);
+      expect(line).not.toMatch(/; Domain=/i);
       expect(line).toMatch(/; HttpOnly/);
-      expect(line).toMatch(/; SameSite=Strict/);
+      expect(line).toMatch(/; SameSite=Lax/);
     },
   );
 
@@ -447,15 +601,37 @@ export class AppModule {}
     "a planted _csrf cookie with a token made from it passes the plugin's default (unsigned) cookie, and gets 403 with the page's signed cookie",
     async () => {
       const secret = fastifyTokens.secretSync();
-      const planted = {cookie: `_csrf=${secret}`, 'x-csrf-token': fastifyTokens.create(secret)};
+      const token = fastifyTokens.create(secret);
       const defaults = await start('onRequest', async (app) => {
         await app.register(nest('fastify-cookie'));
         await app.register(nest('fastify-csrf'));
       });
-      expect((await post(defaults, planted)).status).toBe(201);
+      expect(
+        (await post(defaults, {cookie: `_csrf=${secret}`, 'x-csrf-token': token})).status,
+      ).toBe(201);
       await close?.();
       const signed = await start('onRequest');
-      expect((await post(signed, planted)).status).toBe(403);
+      expect(
+        (await post(signed, {cookie: `__Host-csrf=${secret}`, 'x-csrf-token': token})).status,
+      ).toBe(403);
+    },
+  );
+
+  claim.abuse(
+    `${page}#use-with-fastify`,
+    "a signed cookie that the server issued to the attacker, planted ahead of the victim's, passes with his token (201): only the __Host- name (in the browser) or a session stops it",
+    async () => {
+      const base = await start('onRequest');
+      const attacker = await client(base);
+      const victim = await client(base);
+      expect(
+        (
+          await post(base, {
+            cookie: `${attacker.cookie}; ${victim.cookie}`,
+            'x-csrf-token': attacker.token,
+          })
+        ).status,
+      ).toBe(201);
     },
   );
 
