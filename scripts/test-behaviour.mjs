@@ -123,10 +123,14 @@ if (args[0] === '--list') {
   const rest = args.slice(only ? 2 : 1);
   const out = join(dir, '.run', `list-${process.pid}.json`);
   mkdirSync(dirname(out), {recursive: true});
-  const listed = spawnSync(process.execPath, [vitest, 'list', ...config, `--json=${out}`, ...rest], {
-    cwd: dir,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const listed = spawnSync(
+    process.execPath,
+    [vitest, 'list', ...config, `--json=${out}`, ...rest],
+    {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   if (listed.status !== 0 || !existsSync(out)) process.exit(listed.status ?? 1);
   const tests = JSON.parse(readFileSync(out, 'utf8'));
   rmSync(out, {force: true});
@@ -135,11 +139,15 @@ if (args[0] === '--list') {
   const byPage = new Map();
   const counts = {claim: 0, abuse: 0, failure: 0};
   for (const test of tests) {
-    const parsed = parseClaimName(test.name);
+    // `vitest list` names a test inside describe() blocks "block > test": the claim starts at docs/.
+    const start = test.name.search(/(?:^| > )docs\//);
+    const parsed = parseClaimName(start > 0 ? test.name.slice(start + 3) : test.name);
     if (!parsed || (only && parsed.kind !== only)) continue;
     counts[parsed.kind] += 1;
     const lines = byPage.get(parsed.page) ?? [];
-    lines.push(`  ${parsed.kind.padEnd(7)} ${parsed.ref.slice(parsed.page.length)}  ${parsed.statement}`);
+    lines.push(
+      `  ${parsed.kind.padEnd(7)} ${parsed.ref.slice(parsed.page.length)}  ${parsed.statement}`,
+    );
     byPage.set(parsed.page, lines);
   }
   for (const [page, lines] of [...byPage].sort((a, b) => a[0].localeCompare(b[0])))
