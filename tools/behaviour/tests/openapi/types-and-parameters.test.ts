@@ -589,6 +589,29 @@ claim.abuse(
   },
 );
 
+claim.abuse(
+  `${page}#raw-definitions`,
+  'the raw-schema tags endpoint behind a global ValidationPipe: its ParseArrayPipe refuses { "length": 3 } with 400 and hands the handler strings only',
+  async () => {
+    const set = samples(page, {pick: {'cats.controller': 5}});
+    const served = await serve([set.require('cats.controller').CatsController], {
+      pipes: [new ValidationPipe()],
+    });
+    try {
+      const refused = await call(`${served.base}/cats/tags`, {length: 3});
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.text).message).toBe('Validation failed (parsable array expected)');
+      const mixed = await call(`${served.base}/cats/tags`, ['friendly', 3, {a: 1}]);
+      expect([mixed.status, JSON.parse(mixed.text)]).toEqual([
+        201,
+        ['friendly', '3', '[object Object]'],
+      ]);
+    } finally {
+      await served.close();
+    }
+  },
+);
+
 describe('the enum query parameter: the plain @ApiQuery controller and FindCatsQuery, behind a global ValidationPipe', () => {
   let plain: {base: string; close: () => Promise<void>};
   let validated: {base: string; close: () => Promise<void>};
