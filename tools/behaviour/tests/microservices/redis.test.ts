@@ -18,7 +18,7 @@ import {
   repoRoot,
   type Service,
 } from '../../lib';
-import {nodeChild, ownBroker} from './_support';
+import {nodeChild, ownBroker, deepJson} from './_support';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -102,7 +102,7 @@ claim(
       await lastValueFrom(client.emit('cat_created', {name: 'Tom', age: 3, breed: 'Persian'}), {
         defaultValue: undefined,
       });
-      await until(() => logger.text().includes('Tom arrived on channel cat_created'));
+      await until(() => logger.text().includes('"Tom" arrived on channel cat_created'));
     } finally {
       client.close();
       await app.close();
@@ -208,7 +208,7 @@ claim(
     const publisher = redisClient(redis.url);
     try {
       await new Promise((r) => publisher.publish(match[1], match[2], r));
-      await until(() => logger.text().includes('Tom arrived on channel cat_created'));
+      await until(() => logger.text().includes('"Tom" arrived on channel cat_created'));
     } finally {
       publisher.quit();
       await app.close();
@@ -748,7 +748,7 @@ claim.abuse(
           r,
         ),
       );
-      await until(() => logger.text().includes('Tom arrived on channel cat_created'));
+      await until(() => logger.text().includes('"Tom" arrived on channel cat_created'));
     } finally {
       publisher.quit();
       await app.close();
@@ -826,6 +826,157 @@ setTimeout(() => { console.log('ALIVE'); process.exit(0); }, 5000);
     } finally {
       publisher.quit();
       await child.kill();
+    }
+  },
+);
+
+/**
+ * A Redis microservice in a child process (what it does when it fails would end the test worker): one
+ * request handler for { entity: 'cat', action: 'find' }, with the overview page's PacketShapeDeserializer
+ * when `deserializerFile` is given.
+ */
+function findChild(deserializerFile?: string) {
+  return nodeChild(
+    `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module, Controller } = require('@nestjs/common');
+const { Transport, MessagePattern } = require('@nestjs/microservices');
+const deserializer = process.argv[3] ? new (require(process.argv[3]).PacketShapeDeserializer)() : undefined;
+class Cats { find(id) { return { id, name: 'Tom' }; } }
+MessagePattern({ entity: 'cat', action: 'find' })(Cats.prototype, 'find', Object.getOwnPropertyDescriptor(Cats.prototype, 'find'));
+Controller()(Cats);
+class AppModule {}
+Module({ controllers: [Cats] })(AppModule);
+(async () => {
+  const app = await NestFactory.createMicroservice(AppModule, { transport: Transport.REDIS, logger: ['error'],
+    options: { url: process.argv[2], deserializer } });
+  await app.listen();
+  console.log('LISTENING');
+})();
+`,
+    [redis.url, ...(deserializerFile ? [deserializerFile] : [])],
+  );
+}
+
+const findChannel = '{"action":"find","entity":"cat"}';
+const deepIdPacket = `{"pattern":{"entity":"cat","action":"find"},"data":7,"id":${deepJson()}}`;
+
+claim.abuse(
+  `${page}#channels`,
+  'a request-shaped message whose id is nested 10,000 levels deep, published by any Redis client, ends the microservice (RangeError, exit code 1)',
+  async () => {
+    const child = findChild();
+    const publisher = redisClient(redis.url);
+    try {
+      await child.waitFor('LISTENING');
+      await subscribers([findChannel], 1);
+      await new Promise((r) => publisher.publish(findChannel, deepIdPacket, r));
+      expect(await child.exited).toBe(1);
+      expect(child.out).toContain('RangeError: Maximum call stack size exceeded');
+    } finally {
+      publisher.quit();
+      await child.kill();
+    }
+  },
+  20_000,
+);
+
+claim.abuse(
+  `${page}#channels`,
+  "with the overview page's PacketShapeDeserializer in the options, such a message is handed on as an event, and the microservice keeps answering requests",
+  async () => {
+    const shown = fragment(page, 'channels', 'PacketShapeDeserializer').value;
+    expect(shown).toContain('deserializer: new PacketShapeDeserializer()');
+    const set = samples('docs/microservices/basics.md', {under: 'packets-from-untrusted-peers'});
+    const child = findChild(`${set.dir}/packet-shape.deserializer.js`);
+    const publisher = redisClient(redis.url);
+    const caller = ClientProxyFactory.create({
+      transport: Transport.REDIS,
+      options: {url: redis.url},
+    });
+    try {
+      await child.waitFor('LISTENING');
+      await subscribers([findChannel], 1);
+      await new Promise((r) => publisher.publish(findChannel, deepIdPacket, r));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(child.code).toBe(null);
+      expect(await lastValueFrom(caller.send({entity: 'cat', action: 'find'}, 7))).toEqual({
+        id: 7,
+        name: 'Tom',
+      });
+    } finally {
+      caller.close();
+      publisher.quit();
+      await child.kill();
+    }
+  },
+  20_000,
+);
+
+claim.abuse(
+  `${page}#client`,
+  "the page's registerAsync() client stops the startup when REDIS_URL is missing or empty ('REDIS_URL is not set') instead of publishing to redis://localhost:6379; with it set, the client uses it",
+  async () => {
+    const shown = fragment(page, 'client', 'registerAsync').value;
+    expect(shown).toContain('export class AppModule {}');
+    const {AppModule} = compileModule(
+      `
+import { Injectable, Module } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { ClientsModule, Transport } from '@nestjs/microservices';
+@Injectable()
+class CatsService {}
+${shown}
+`,
+      'redis-client-env',
+    );
+    const saved = process.env.REDIS_URL;
+    try {
+      for (const value of [undefined, '']) {
+        if (value === undefined) delete process.env.REDIS_URL;
+        else process.env.REDIS_URL = value;
+        await expect(
+          NestFactory.createApplicationContext(AppModule, {logger: false, abortOnError: false}),
+          String(value),
+        ).rejects.toThrow('REDIS_URL is not set');
+      }
+      process.env.REDIS_URL = redis.url;
+      const app = await NestFactory.createApplicationContext(AppModule, {logger: false});
+      try {
+        expect(app.get('CATS_SERVICE').url).toBe(redis.url);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      if (saved === undefined) delete process.env.REDIS_URL;
+      else process.env.REDIS_URL = saved;
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#context`,
+  "a cat name with a line break is logged by the page's CatsController quoted, on one line, so it cannot forge a log entry",
+  async () => {
+    const {app, logger} = await startMicroservice();
+    const publisher = redisClient(redis.url);
+    const forged = 'Tom\n[Nest] 1  - 01/01/2026, 0:00:00 AM     LOG [Auth] admin signed in';
+    try {
+      await new Promise((r) =>
+        publisher.publish(
+          'cat_created',
+          JSON.stringify({pattern: 'cat_created', data: {name: forged}}),
+          r,
+        ),
+      );
+      const line = () =>
+        logger.lines.map((l) => String(l.message)).find((m) => m.includes('admin signed in'));
+      await until(() => line() !== undefined);
+      expect(line()).toBe(`${JSON.stringify(forged)} arrived on channel cat_created`);
+    } finally {
+      publisher.quit();
+      await app.close();
     }
   },
 );
