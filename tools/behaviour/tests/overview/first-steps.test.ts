@@ -264,3 +264,54 @@ claim(
     expect(run.stdout + run.stderr).toContain('Nest could not find REPORTS_SERVICE element');
   },
 );
+
+// Review 5: the same start failure on Node.js 12 and 14, whose unhandled rejections are only warnings.
+
+claim.failure(
+  `${page}#running-the-application`,
+  `under Node.js 12/14's rejection mode (--unhandled-rejections=warn), a taken port prints the warning and exits with code 0; with the page's bootstrap().catch() it exits with code 1`,
+  async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, done));
+    const port = (blocker.address() as AddressInfo).port;
+    const appModule = `import { Module } from '@nestjs/common';\n@Module({})\nexport class AppModule {}\n`;
+    const run = (dir: string) =>
+      spawnSync(process.execPath, ['--unhandled-rejections=warn', join(dir, 'main.js')], {
+        cwd: behaviourDir,
+        encoding: 'utf8',
+        env: {...process.env, NO_COLOR: '1'},
+        timeout: 20_000,
+      });
+    try {
+      const plain = samples(page, {
+        edit: {main: [['await app.listen(3000);', `await app.listen(${port});`]]},
+        files: {'app.module': appModule},
+      });
+      const warned = run(plain.dir);
+      expect(warned.status).toBe(0);
+      const line = warned.stderr.split('\n').find((l) => l.includes('UnhandledPromiseRejection'));
+      expectOutput(page, 'eaddrinuse-node14', line ?? '', [
+        [/\(node:\d+\)/, '(node:PID)'],
+        [/:::\d+/, ':::PORT'],
+      ]);
+      const handler = fragment(page, 'running-the-application', 'bootstrap().catch').value;
+      const caught = samples(page, {
+        edit: {
+          main: [
+            ['await app.listen(3000);', `await app.listen(${port});`],
+            [/\nbootstrap\(\);\s*$/, `\n${handler}\n`],
+          ],
+        },
+        files: {'app.module': appModule},
+      });
+      const failed = run(caught.dir);
+      expect(failed.status).toBe(1);
+      expect(failed.stderr).toContain(
+        `Error: listen EADDRINUSE: address already in use :::${port}`,
+      );
+      expect(failed.stderr).not.toContain('UnhandledPromiseRejection');
+    } finally {
+      blocker.close();
+    }
+  },
+);
