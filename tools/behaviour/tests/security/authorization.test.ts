@@ -475,6 +475,8 @@ describe('CASL', () => {
     user?: (req: any) => unknown;
     controllerPolicy?: boolean;
     global?: boolean;
+    /** The controller's policies answer through promises: an async function and an async handle(). */
+    asyncPolicies?: boolean;
   }) {
     const lang = options.lang ?? 'ts';
     const fragments = {
@@ -520,13 +522,19 @@ import { Action } from './casl/action.enum';
 import { Cat } from './cats/entities/cat.entity';
 const onController = ${JSON.stringify(!!options.controllerPolicy)};
 const global = ${JSON.stringify(!!options.global)};
+const asyncPolicies = ${JSON.stringify(!!options.asyncPolicies)};
 const createPolicy = (ability) => ability.can(Action.Create, Cat);
+// Policies that wait for something (a service, a lookup) before they answer
+const later = () => new Promise((resolve) => setTimeout(resolve, 1));
+const asyncCreatePolicy = async (ability) => { await later(); return ability.can(Action.Create, Cat); };
+class AsyncCreatePolicyHandler { async handle(ability) { await later(); return ability.can(Action.Create, Cat); } }
 @Controller('cats')
 class CatsController {
   @Get() findAll() { return []; }
   @Post() create() { return 'created'; }
 }
 if (onController) CheckPolicies(createPolicy)(CatsController);
+if (asyncPolicies) CheckPolicies(asyncCreatePolicy, new AsyncCreatePolicyHandler())(CatsController);
 if (!global) UseGuards(PoliciesGuard)(CatsController);
 @Module({
   controllers: [CatsController],
@@ -560,6 +568,27 @@ export class AppModule {}
       expect(
         (await fetch(`${base}/cats`, {method: 'POST', headers: {'x-admin': 'yes'}})).status,
       ).toBe(201);
+    },
+  );
+
+  claim.abuse(
+    `${page}#advanced-implementing-a-policiesguard`,
+    'policies that answer through a promise (an async function, an async handle()) are awaited: a regular user gets 403, an admin passes (TS and JS halves)',
+    async () => {
+      for (const lang of ['ts', 'js'] as const) {
+        const base = await policyApp({
+          lang,
+          asyncPolicies: true,
+          user: (req) => ({id: 1, isAdmin: req.headers['x-admin'] === 'yes'}),
+        });
+        expect((await fetch(`${base}/cats`, {method: 'POST'})).status, lang).toBe(403);
+        expect(
+          (await fetch(`${base}/cats`, {method: 'POST', headers: {'x-admin': 'yes'}})).status,
+          lang,
+        ).toBe(201);
+        await close?.();
+        close = undefined;
+      }
     },
   );
 
