@@ -297,20 +297,18 @@ claim.failure(
   },
 );
 
-claim.failure(
-  `${page}#example`,
-  `when a provider fails in onModuleInit() (the database is down), the report script logs the error and exits with code 1 before its try block`,
-  () => {
-    const set = samples(page, {
-      files: {
-        'cats-report': fragment(page, 'example', 'createApplicationContext').value,
-        'cats.service': `import { Injectable } from '@nestjs/common';\n@Injectable()\nexport class CatsService {\n  async onModuleInit() { throw new Error('connect ECONNREFUSED 127.0.0.1:5432'); }\n  async findAll() { return []; }\n}\n`,
-        'cats.module': `import { Module } from '@nestjs/common';\nimport { CatsService } from './cats.service';\n@Module({ providers: [CatsService] })\nexport class CatsModule {}\n`,
-        'app.module': `import { Module } from '@nestjs/common';\nimport { CatsModule } from './cats/cats.module';\n@Module({ imports: [CatsModule] })\nexport class AppModule {}\n`,
-      },
-    });
-    // The set's files are written flat: resolve './cats/cats.module' by its base name, as lib/samples does.
-    const runner = `
+/** The page's report script in a child process (with `flags` for node), its CatsService failing in onModuleInit(). */
+function failingReport(flags: string[] = []) {
+  const set = samples(page, {
+    files: {
+      'cats-report': fragment(page, 'example', 'createApplicationContext').value,
+      'cats.service': `import { Injectable } from '@nestjs/common';\n@Injectable()\nexport class CatsService {\n  async onModuleInit() { throw new Error('connect ECONNREFUSED 127.0.0.1:5432'); }\n  async findAll() { return []; }\n}\n`,
+      'cats.module': `import { Module } from '@nestjs/common';\nimport { CatsService } from './cats.service';\n@Module({ providers: [CatsService] })\nexport class CatsModule {}\n`,
+      'app.module': `import { Module } from '@nestjs/common';\nimport { CatsModule } from './cats/cats.module';\n@Module({ imports: [CatsModule] })\nexport class AppModule {}\n`,
+    },
+  });
+  // The set's files are written flat: resolve './cats/cats.module' by its base name, as lib/samples does.
+  const runner = `
       const Module = require('module');
       const path = require('path');
       const resolveFilename = Module._resolveFilename;
@@ -324,14 +322,33 @@ claim.failure(
       };
       require(${JSON.stringify(join(set.dir, 'cats-report.js'))});
     `;
-    const run = spawnSync(process.execPath, ['-e', runner], {
-      cwd: behaviourDir,
-      encoding: 'utf8',
-      env: {...process.env, NO_COLOR: '1'},
-      timeout: 20_000,
-    });
+  return spawnSync(process.execPath, [...flags, '-e', runner], {
+    cwd: behaviourDir,
+    encoding: 'utf8',
+    env: {...process.env, NO_COLOR: '1'},
+    timeout: 20_000,
+  });
+}
+
+claim.failure(
+  `${page}#example`,
+  `when a provider fails in onModuleInit() (the database is down), createApplicationContext() rejects before the try block: Nest's logger reports nothing, the catch() on bootstrap() prints the error and the script exits with code 1`,
+  () => {
+    const run = failingReport();
     expect(run.status).toBe(1);
     expect(run.stdout).not.toContain('The database holds');
     expect(run.stdout + run.stderr).toContain('connect ECONNREFUSED 127.0.0.1:5432');
+    expect(run.stdout + run.stderr).not.toContain('[Nest]');
+    expect(run.stderr).not.toContain('UnhandledPromiseRejection');
+  },
+);
+
+claim.failure(
+  `${page}#example`,
+  `under Node.js 12/14's rejection mode (--unhandled-rejections=warn), the failed start still ends the report script with exit code 1`,
+  () => {
+    const run = failingReport(['--unhandled-rejections=warn']);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('connect ECONNREFUSED 127.0.0.1:5432');
   },
 );
