@@ -786,3 +786,47 @@ claim.abuse(
     await app.close();
   },
 );
+
+claim.failure(
+  `${page}#executioncontext-class`,
+  'a handler that fails after a wait still gets its TimingInterceptor line (finalize); with tap() it would get none',
+  async () => {
+    const {TimingInterceptor} = samples(page, {under: 'executioncontext-class'}).require(
+      'timing.interceptor',
+    );
+    const {UseInterceptors, ServiceUnavailableException} = nest('@nestjs/common');
+    const {tap} = nest('rxjs/operators');
+    class TapTiming {
+      intercept(context: any, next: any) {
+        const label = `${context.getClass().name}.${context.getHandler().name}`;
+        return next.handle().pipe(tap(() => console.log(`${label} took 0ms`)));
+      }
+    }
+    @Controller('cats')
+    class CatsController {
+      @Post()
+      @UseInterceptors(TimingInterceptor)
+      async create() {
+        await new Promise((r) => setTimeout(r, 20));
+        throw new ServiceUnavailableException('database timeout');
+      }
+      @Post('tap')
+      @UseInterceptors(TapTiming)
+      async createWithTap() {
+        throw new ServiceUnavailableException('database timeout');
+      }
+    }
+    @Module({controllers: [CatsController]})
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, options);
+    const base = await listen(app);
+    const {lines} = await captureLog(async () => {
+      expect((await fetch(`${base}/cats`, {method: 'POST'})).status).toBe(503);
+      expect((await fetch(`${base}/cats/tap`, {method: 'POST'})).status).toBe(503);
+    });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^CatsController\.create took \d+ms$/);
+    expect(Number(/took (\d+)ms/.exec(lines[0])![1])).toBeGreaterThanOrEqual(15);
+    await app.close();
+  },
+);
