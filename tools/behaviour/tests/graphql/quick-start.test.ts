@@ -810,6 +810,32 @@ claim.abuse(
   },
 );
 
+claim(
+  `${page}#production-settings`,
+  'with csrfPrevention: true, a GET without Content-Type and a text/plain POST are refused; a GET with application/json or apollo-require-preflight passes',
+  async () => {
+    await withNodeEnv('production', productionOptions(), async (started) => {
+      const url = `${started.base}/graphql?query=${encodeURIComponent('{ hello }')}`;
+      expect((await fetch(url)).status).toBe(400);
+      const plain = await fetch(`${started.base}/graphql`, {
+        method: 'POST',
+        headers: {'content-type': 'text/plain'},
+        body: JSON.stringify({query: '{ hello }'}),
+      });
+      expect(plain.status).toBe(400);
+      const passing: Record<string, string>[] = [
+        {'content-type': 'application/json'},
+        {'apollo-require-preflight': 'true'},
+        {'x-apollo-operation-name': 'Hello'},
+      ];
+      for (const headers of passing) {
+        const response = await fetch(url, {headers});
+        expect([response.status, await response.json()]).toEqual([200, {data: {hello: 'world'}}]);
+      }
+    });
+  },
+);
+
 claim.abuse(
   `${page}#production-settings`,
   'one POST with an array of 50 operations runs all 50 by default; allowBatchedHttpRequests: false refuses the array with 400',
