@@ -9,7 +9,7 @@ import {
   memoryLogger,
   type Service,
 } from '../../lib';
-import {until, captureConsole, nodeChild, ownBroker} from './_support';
+import {until, captureConsole, nodeChild, ownBroker, deepJson} from './_support';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -697,4 +697,80 @@ export class Persistent { @EventPattern('greenhouse/+/humidity') on(@Payload() r
     }
   },
   30_000,
+);
+
+/**
+ * The page's SensorsController (sensors/average) as an MQTT microservice in a child process, with the
+ * overview page's PacketShapeDeserializer when `deserializerFile` is given.
+ */
+function sensorsChild(deserializerFile?: string) {
+  const dir = samples(page, {under: 'client', files: {'readings.service': readings}}).dir;
+  return nodeChild(
+    `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module } = require('@nestjs/common');
+const { Transport } = require('@nestjs/microservices');
+const { SensorsController } = require(process.argv[2] + '/sensors.controller.js');
+const { ReadingsService } = require(process.argv[2] + '/readings.service.js');
+const deserializer = process.argv[4] ? new (require(process.argv[4]).PacketShapeDeserializer)() : undefined;
+class AppModule {}
+Module({ controllers: [SensorsController], providers: [ReadingsService] })(AppModule);
+(async () => {
+  const app = await NestFactory.createMicroservice(AppModule, { transport: Transport.MQTT, logger: ['error'],
+    options: { url: process.argv[3], deserializer } });
+  await app.listen();
+  // listen() resolves on connect; give the broker a moment to acknowledge the subscription.
+  await new Promise((r) => setTimeout(r, 300));
+  console.log('LISTENING');
+})();
+`,
+    [dir, broker.url, ...(deserializerFile ? [deserializerFile] : [])],
+  );
+}
+
+const deepIdRequest = `{"pattern":"sensors/average","data":{"room":"kitchen"},"id":${deepJson()}}`;
+
+claim.abuse(
+  `${page}#messages-from-other-publishers`,
+  'a request-shaped message whose id is nested 10,000 levels deep, published by any broker client, ends the microservice (RangeError, exit code 1)',
+  async () => {
+    const child = sensorsChild();
+    const other = await raw();
+    try {
+      await child.waitFor('LISTENING');
+      await publishRaw(other, 'sensors/average', deepIdRequest);
+      expect(await child.exited).toBe(1);
+      expect(child.out).toContain('RangeError: Maximum call stack size exceeded');
+    } finally {
+      other.end(true);
+      await child.kill();
+    }
+  },
+  20_000,
+);
+
+claim.abuse(
+  `${page}#messages-from-other-publishers`,
+  "with the overview page's PacketShapeDeserializer in the options, such a message is handed on as an event, and the microservice keeps answering requests",
+  async () => {
+    const shown = fragment(page, 'messages-from-other-publishers', 'PacketShapeDeserializer').value;
+    expect(shown).toContain('deserializer: new PacketShapeDeserializer()');
+    const set = samples('docs/microservices/basics.md', {under: 'packets-from-untrusted-peers'});
+    const child = sensorsChild(`${set.dir}/packet-shape.deserializer.js`);
+    const other = await raw();
+    const caller = client();
+    try {
+      await child.waitFor('LISTENING');
+      await publishRaw(other, 'sensors/average', deepIdRequest);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(child.code).toBe(null);
+      expect(await lastValueFrom(caller.send('sensors/average', {room: 'kitchen'}))).toBe(21.5);
+    } finally {
+      caller.close();
+      other.end(true);
+      await child.kill();
+    }
+  },
+  20_000,
 );
