@@ -1,5 +1,5 @@
 import {expect} from 'vitest';
-import {claim, fragment, compileModule, nest} from '../../lib';
+import {claim, fragment, compileModule, nest, samples} from '../../lib';
 
 const page = 'docs/security/encryption-and-hashing.md';
 const crypto = nest('crypto');
@@ -87,6 +87,21 @@ claim.abuse(
   () => {
     const stored = encrypt('secret', key, 'user:1');
     expect(() => decrypt(stored, crypto.randomBytes(32), 'user:1')).toThrow(refusedData);
+  },
+);
+
+claim.abuse(
+  `${page}#encryption`,
+  "a value cut inside its ciphertext fails in final() like a changed byte; an empty value makes createDecipheriv() throw 'Invalid initialization vector'",
+  () => {
+    const stored = encrypt('a longer secret', key, 'user:1');
+    expect(() => decrypt(stored.subarray(0, stored.length - 3), key, 'user:1')).toThrow(
+      refusedData,
+    );
+    expect(() => decrypt(stored.subarray(0, 12 + 8), key, 'user:1')).toThrow(
+      'Invalid authentication tag length: 8',
+    );
+    expect(() => decrypt(Buffer.alloc(0), key, 'user:1')).toThrow('Invalid initialization vector');
   },
 );
 
@@ -218,3 +233,52 @@ claim.abuse(
     expect(await verifyPassword(`${base}-one`, stored)).toBe(true);
   },
 );
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#hashing`,
+    `PasswordService.hash() refuses a password over 72 bytes (19 emoji, 73 letters) with 400 before bcrypt sees it, and hands 72 bytes on (${lang}; bcrypt is a native build that does not load here, so a stand-in records what reaches it)`,
+    async () => {
+      const set = samples(page, {
+        lang,
+        edit: {
+          'password.service': [
+            ["import * as bcrypt from 'bcrypt';", "import * as bcrypt from './bcrypt';"],
+          ],
+        },
+        files: {
+          bcrypt: `
+export const received = [];
+export function hash(plain, rounds) {
+  received.push(plain);
+  return Promise.resolve('$2b$' + rounds + '$stand-in');
+}
+export function compare() {
+  return Promise.resolve(false);
+}
+`,
+        },
+      });
+      const {PasswordService} = set.require('password.service');
+      const {received} = set.require<{received: string[]}>('bcrypt');
+      const service = new PasswordService();
+      const {BadRequestException} = nest('@nestjs/common');
+      for (const tooLong of ['\u{1F600}'.repeat(19), 'a'.repeat(73)]) {
+        let error: any;
+        try {
+          await service.hash(tooLong);
+        } catch (caught) {
+          error = caught;
+        }
+        expect(error).toBeInstanceOf(BadRequestException);
+        expect(error.getResponse()).toEqual({
+          statusCode: 400,
+          message: 'A password may be at most 72 bytes long',
+          error: 'Bad Request',
+        });
+      }
+      expect(await service.hash('\u{1F600}'.repeat(18))).toBe('$2b$12$stand-in');
+      expect(received).toEqual(['\u{1F600}'.repeat(18)]);
+    },
+  );
+}
