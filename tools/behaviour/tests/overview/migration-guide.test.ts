@@ -493,8 +493,8 @@ claim(
     const source = fragment(page, 'configuration-package', 'registerAs<DatabaseConfig>').value;
     const databaseConfig = compileModule(source, 'database-config').default;
     expect(databaseConfig()).toEqual({
-      host: process.env.DATABASE_HOST ?? 'localhost',
-      port: parseInt(process.env.DATABASE_PORT ?? '5432', 10),
+      host: process.env.DATABASE_HOST || 'localhost',
+      port: parseInt(process.env.DATABASE_PORT || '5432', 10),
     });
     expect(databaseConfig.KEY).toBe('CONFIGURATION(database)');
     const provider = databaseConfig.asProvider();
@@ -1034,5 +1034,30 @@ claim.abuse(
     const checked = await start(WithOriginCheck);
     expect(await connectOverWebSocket(checked.base, 'https://evil.example')).toMatch(/^refused/);
     expect(await connectOverWebSocket(checked.base, 'https://cats.example.com')).toBe('connected');
+  },
+);
+
+// Review 5: the registerAs() sample when the variables are set but empty.
+
+claim.failure(
+  `${page}#configuration-package`,
+  `with DATABASE_HOST and DATABASE_PORT set to empty strings, the page's registerAs() factory falls back to localhost:5432 instead of '' and NaN`,
+  () => {
+    const source = fragment(page, 'configuration-package', 'registerAs<DatabaseConfig>').value;
+    const databaseConfig = compileModule(source, 'database-config-empty').default;
+    const saved = {host: process.env.DATABASE_HOST, port: process.env.DATABASE_PORT};
+    process.env.DATABASE_HOST = '';
+    process.env.DATABASE_PORT = '';
+    try {
+      expect(databaseConfig()).toEqual({host: 'localhost', port: 5432});
+    } finally {
+      for (const [key, value] of [
+        ['DATABASE_HOST', saved.host],
+        ['DATABASE_PORT', saved.port],
+      ] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
   },
 );
