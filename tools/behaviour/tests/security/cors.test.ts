@@ -388,6 +388,41 @@ claim(
   },
 );
 
+claim.abuse(
+  `${page}#getting-started`,
+  "the page's origin function on Express: a refused origin gets no CORS header at all, Vary: Origin included (the output the page shows); the list form sends Vary: Origin on refusals, and on Fastify the function's refusals carry it too",
+  async () => {
+    const headers = (response: Response, name: string) => response.headers.get(name) ?? '(none)';
+    const answers = async (base: string) => {
+      const lines: string[] = [];
+      for (const origin of ['https://app.example.com', 'https://evil.example.com']) {
+        const response = await fetch(`${base}/cats`, {headers: {origin}});
+        await response.text();
+        lines.push(
+          `Origin: ${origin} -> Access-Control-Allow-Origin: ${headers(response, 'access-control-allow-origin')}, Vary: ${headers(response, 'vary')}`,
+        );
+      }
+      return lines;
+    };
+    const sample = fragment(page, 'getting-started', 'const allowedOrigins').value;
+    const express = await create();
+    run(sample, express);
+    expectOutput(page, 'cors-vary-express', (await answers(await listen(express))).join('\n'));
+    await close?.();
+    const list = await create();
+    list.enableCors({origin: ['https://app.example.com']});
+    expect((await answers(await listen(list)))[1]).toBe(
+      'Origin: https://evil.example.com -> Access-Control-Allow-Origin: (none), Vary: Origin',
+    );
+    await close?.();
+    const fastify = await create({}, new FastifyAdapter());
+    run(sample, fastify);
+    expect((await answers(await listen(fastify)))[1]).toBe(
+      'Origin: https://evil.example.com -> Access-Control-Allow-Origin: (none), Vary: Origin',
+    );
+  },
+);
+
 claim(
   `${page}#getting-started`,
   'enableCors({ credentials: true }) alone answers Access-Control-Allow-Origin: * with Allow-Credentials: true, which browsers reject',
