@@ -9,7 +9,7 @@ import {
   memoryLogger,
   type Service,
 } from '../../lib';
-import {until, nodeChild, ownBroker} from './_support';
+import {until, nodeChild, ownBroker, deepJson} from './_support';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -182,7 +182,9 @@ claim(
 );
 
 const auditModule = () => {
-  const {CatsAuditController} = samples(page, {under: 'wildcards'}).require('cats.controller');
+  const {CatsAuditController} = samples(page, {under: 'wildcards'}).require(
+    'cats-audit.controller',
+  );
   @Module({controllers: [CatsAuditController]})
   class AuditModule {}
   return AuditModule;
@@ -190,18 +192,40 @@ const auditModule = () => {
 const auditLines = () =>
   log.lines.filter((line) => line.context === 'CatsAuditController').map((line) => line.message);
 
+/** A handler for `pattern` that records the subject and the payload of each message, compiled here. */
+function recorder(pattern: string, name: string) {
+  const got: string[] = [];
+  (globalThis as any)[`__nats_${name}`] = got;
+  const {Recorder} = compileModule(
+    `
+import { Controller } from '@nestjs/common';
+import { Ctx, EventPattern, NatsContext, Payload } from '@nestjs/microservices';
+@Controller()
+export class Recorder {
+  @EventPattern(${JSON.stringify(pattern)})
+  on(@Payload() data: unknown, @Ctx() ctx: NatsContext) { (globalThis as any).__nats_${name}.push(ctx.getSubject() + ': ' + JSON.stringify(data)); }
+}
+`,
+    `nats-${name}`,
+  );
+  @Module({controllers: [Recorder]})
+  class RecorderModule {}
+  return {RecorderModule, Recorder, got};
+}
+
 claim(
   `${page}#messages-from-other-programs`,
   'a plain JSON message from another program is the payload of an event whose pattern is the subject',
   async () => {
-    const app = await micro(auditModule());
+    const {RecorderModule, got} = recorder('cats.created', 'foreign');
+    const app = await micro(RecorderModule);
     const nc = await natsPackage.connect({servers: nats.url});
     try {
       const command = fragment(page, 'messages-from-other-programs', 'nats pub').value.trim();
       const [, subject, body] = /^nats pub (\S+) '(.*)'$/.exec(command)!;
       nc.publish(subject, new TextEncoder().encode(body));
       await nc.flush();
-      await until(() => auditLines().includes(`cats.created: ${body}`));
+      await until(() => got.includes(`cats.created: ${body}`));
     } finally {
       await nc.close();
       await app.close();
@@ -213,16 +237,16 @@ claim(
   `${page}#wildcards`,
   'cats.> matches cats.created and cats.persian.created but not cats; getSubject() names the subject',
   async () => {
-    const app = await micro(auditModule());
+    const {RecorderModule, got} = recorder('cats.>', 'gt');
+    const app = await micro(RecorderModule);
     const c = client();
-    const before = auditLines().length;
     try {
       for (const subject of ['cats', 'cats.created', 'cats.persian.created']) {
         await lastValueFrom(c.emit(subject, {s: subject}), {defaultValue: undefined});
       }
-      await until(() => auditLines().length >= before + 2);
+      await until(() => got.length >= 2);
       await new Promise((r) => setTimeout(r, 100));
-      expect(auditLines().slice(before).sort()).toEqual([
+      expect(got.sort()).toEqual([
         'cats.created: {"s":"cats.created"}',
         'cats.persian.created: {"s":"cats.persian.created"}',
       ]);
@@ -235,23 +259,11 @@ claim(
 
 claim(
   `${page}#wildcards`,
-  'cats.*.created matches cats.persian.created only, not cats.created nor cats.persian.kitten.created',
+  "the page's CatsAuditController (cats.*.created) hears cats.persian.created only, not cats.created nor cats.persian.kitten.created, and logs the breed quoted",
   async () => {
-    const got: string[] = [];
-    (globalThis as any).__natsStar = got;
-    const {Star} = compileModule(
-      `
-import { Controller } from '@nestjs/common';
-import { Ctx, EventPattern, NatsContext } from '@nestjs/microservices';
-@Controller()
-export class Star { @EventPattern('cats.*.created') on(_d: unknown, @Ctx() ctx: NatsContext) { (globalThis as any).__natsStar.push(ctx.getSubject()); } }
-`,
-      'nats-star',
-    );
-    @Module({controllers: [Star]})
-    class StarModule {}
-    const app = await micro(StarModule);
+    const app = await micro(auditModule());
     const c = client();
+    const before = auditLines().length;
     try {
       for (const subject of [
         'cats.created',
@@ -260,9 +272,67 @@ export class Star { @EventPattern('cats.*.created') on(_d: unknown, @Ctx() ctx: 
       ]) {
         await lastValueFrom(c.emit(subject, {}), {defaultValue: undefined});
       }
-      await until(() => got.length > 0);
+      await until(() => auditLines().length > before);
       await new Promise((r) => setTimeout(r, 100));
-      expect(got).toEqual(['cats.persian.created']);
+      expect(auditLines().slice(before)).toEqual(['A cat of breed "persian" was created']);
+    } finally {
+      c.close();
+      await app.close();
+    }
+  },
+);
+
+/** The page's CatsController (cats.find, cats.created) with `extra` controllers, as one microservice. */
+function catsWith(extra: unknown[]) {
+  const set = samples(page, {
+    under: 'request-response-and-events',
+    files: {'cats.repository': repository.ts, 'interfaces/cat.interface': catInterface.ts},
+  });
+  const {CatsController} = set.require('cats.controller');
+  const {CatsRepository} = set.require('cats.repository');
+  @Module({controllers: [CatsController, ...(extra as any[])], providers: [CatsRepository]})
+  class CatsModule {}
+  return CatsModule;
+}
+
+claim.abuse(
+  `${page}#wildcards`,
+  "an @EventPattern('cats.>') next to the page's cats.find handler answers every cats.find request first, with an empty response: send() completes without a value (EmptyError)",
+  async () => {
+    const {Recorder} = recorder('cats.>', 'overlap');
+    const app = await micro(catsWith([Recorder]));
+    const c = client();
+    try {
+      for (let i = 0; i < 5; i += 1) {
+        await expect(lastValueFrom(c.send('cats.find', {breed: 'Persian'}))).rejects.toMatchObject({
+          name: 'EmptyError',
+        });
+      }
+    } finally {
+      c.close();
+      await app.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#wildcards`,
+  "the page's CatsAuditController next to the page's CatsController: cats.find is answered with the cats, and cats.persian.created reaches the audit",
+  async () => {
+    const {CatsAuditController} = samples(page, {under: 'wildcards'}).require(
+      'cats-audit.controller',
+    );
+    const app = await micro(catsWith([CatsAuditController]));
+    const c = client();
+    const before = auditLines().length;
+    try {
+      for (let i = 0; i < 5; i += 1) {
+        expect(await lastValueFrom(c.send('cats.find', {breed: 'Persian'}))).toEqual([
+          {name: 'Tom', age: 3, breed: 'Persian'},
+        ]);
+      }
+      await lastValueFrom(c.emit('cats.persian.created', {name: 'Tom'}), {defaultValue: undefined});
+      await until(() => auditLines().length > before);
     } finally {
       c.close();
       await app.close();
@@ -482,6 +552,60 @@ for (const lang of ['ts', 'js'] as const) {
         await child.kill();
       }
     },
+  );
+}
+
+/** Publishes `body` on `subject` with a reply subject, as `nats req` would, without waiting for an answer. */
+async function requestRaw(url: string, subject: string, body: string) {
+  const nc = await natsPackage.connect({servers: url});
+  try {
+    nc.publish(subject, new TextEncoder().encode(body), {
+      reply: nc.options.inboxPrefix ?? '_INBOX.raw',
+    });
+    await nc.flush();
+  } finally {
+    await nc.close();
+  }
+}
+const deepIdRequest = `{"data":{"name":"Tom"},"id":${deepJson()}}`;
+
+claim.abuse(
+  `${page}#messages-from-other-programs`,
+  'a JSON request whose id is nested 10,000 levels deep, sent with a reply subject, ends the microservice when the reply is written, with the default deserializer as with one that passes packets on unchecked',
+  async () => {
+    const child = natsChild({servers: [nats.url]});
+    try {
+      await child.waitFor('LISTENING');
+      await requestRaw(nats.url, 'cats.created', deepIdRequest);
+      expect(await child.exited).toBe(1);
+      expect(child.out).toContain('RangeError: Maximum call stack size exceeded');
+    } finally {
+      await child.kill();
+    }
+  },
+  20_000,
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#messages-from-other-programs`,
+    `with the page's SafeNatsDeserializer, a request whose id is nested 10,000 levels deep is handed on as an event, and the microservice keeps running (${lang})`,
+    async () => {
+      const set = samples(page, {lang});
+      const child = natsChild({servers: [nats.url]}, set.dir);
+      const c = client();
+      try {
+        await child.waitFor('LISTENING');
+        await requestRaw(nats.url, 'cats.created', deepIdRequest);
+        await lastValueFrom(c.emit('cats.created', {name: 'Kit'}), {defaultValue: undefined});
+        await child.waitFor('CREATED {"name":"Kit"}');
+        expect(child.code).toBe(null);
+      } finally {
+        c.close();
+        await child.kill();
+      }
+    },
+    20_000,
   );
 }
 
