@@ -5,6 +5,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, afterEach, beforeAll, expect} from 'vitest';
 import {claim, compileModule, expectOutput, fragment, listen, nest, samples} from '../../lib';
+import {startChild} from './_child-app';
 
 const {Module} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -408,7 +409,7 @@ claim(
 function thumbnailController(): string {
   const method = fragment(page, 'default-options', "@Post('thumbnail')").value;
   return `
-import { Controller, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { BadRequestException, Controller, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 @Controller('cats')
 export class CatsController {
@@ -836,14 +837,145 @@ export class CatsController {
 
 claim.abuse(
   `${page}#any-files`,
-  'AnyFilesInterceptor() without limits takes 300 files under 300 made-up field names in one request',
+  "the page's AnyFilesInterceptor refuses an 11th file with 400 Too many files; without limits the interceptor takes 300 files under made-up field names",
   async () => {
     const {CatsController} = samples(page, {under: 'any-files'}).require('cats.controller');
     const base = await start([CatsController]);
-    const parts = Array.from({length: 300}, (_, i): Part => [`field${i}`, 10, `f${i}.jpg`]);
-    const response = await post(`${base}/cats/attachments`, form(...parts));
+    const files = (count: number) =>
+      form(...Array.from({length: count}, (_, i): Part => [`field${i}`, 10, `f${i}.jpg`]));
+    expect((await (await post(`${base}/cats/attachments`, files(10))).json()).length).toBe(10);
+    const eleven = await post(`${base}/cats/attachments`, files(11));
+    expect(eleven.status).toBe(400);
+    expect((await eleven.json()).message).toBe('Too many files');
+    await close?.();
+    // What the limits prevent.
+    const {CatsController: Unlimited} = samples(page, {
+      under: 'any-files',
+      edit: {
+        'cats.controller': [
+          [
+            /AnyFilesInterceptor\(\{ limits: \{ files: 10, fileSize: 5 \* 1024 \* 1024 \} \}\)/,
+            'AnyFilesInterceptor()',
+          ],
+        ],
+      },
+    }).require('cats.controller');
+    const loose = await start([Unlimited]);
+    const response = await post(`${loose}/cats/attachments`, files(300));
     expect(response.status).toBe(201);
     expect(await response.json()).toHaveLength(300);
+  },
+);
+
+/** A multipart body of `count` one-byte files that ends inside a last part (no closing boundary). */
+function manyFilesCutShort(count: number): string {
+  let body = '';
+  for (let i = 0; i < count; i += 1)
+    body += `--XYZ\r\nContent-Disposition: form-data; name="f${i}"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nx\r\n`;
+  return body + truncatedPart;
+}
+
+claim.failure(
+  `${page}#any-files`,
+  "3000 one-byte files and no closing boundary: the page's any-files route answers 400 and serves on; AnyFilesInterceptor() without limits overflows the stack in Multer's cleanup and the process exits (Multer 1.4.4-lts.1)",
+  async () => {
+    const body = manyFilesCutShort(3000);
+    const head = `POST /cats/attachments HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: multipart/form-data; boundary=XYZ\r\nContent-Length: ${body.length}`;
+    const script = `
+      const { Module } = require('@nestjs/common');
+      const { NestFactory } = require('@nestjs/core');
+      const { CatsController } = require('./cats.controller.js');
+      class AppModule {}
+      Module({ controllers: [CatsController] })(AppModule);
+      NestFactory.create(AppModule, { logger: false }).then(async (app) => {
+        await app.listen(0, '127.0.0.1');
+        console.log('READY http://127.0.0.1:' + app.getHttpServer().address().port);
+      });`;
+    const limited = startChild(samples(page, {under: 'any-files'}).dir, 'many-files.js', script);
+    try {
+      const [, base] = await limited.waitFor(/READY (\S+)/);
+      const answer = await rawRequest(base, head, body).catch(() => '');
+      expect(answer).toMatch(/^HTTP\/1\.1 400/);
+      expect(answer).toContain('Too many files');
+      expect(await limited.exited(500)).toBeNull();
+      expect((await post(`${base}/cats/attachments`, form(['a', 10, 'a.jpg']))).status).toBe(201);
+    } finally {
+      await limited.stop();
+    }
+    // What the limit prevents: the same body on the interceptor without limits.
+    const unlimitedSet = samples(page, {
+      under: 'any-files',
+      edit: {
+        'cats.controller': [
+          [
+            /AnyFilesInterceptor\(\{ limits: \{ files: 10, fileSize: 5 \* 1024 \* 1024 \} \}\)/,
+            'AnyFilesInterceptor()',
+          ],
+        ],
+      },
+    });
+    const loose = startChild(unlimitedSet.dir, 'many-files-loose.js', script);
+    try {
+      const [, base] = await loose.waitFor(/READY (\S+)/);
+      await rawRequest(base, head, body).catch(() => '');
+      expect(await loose.exited()).toEqual({code: 1, signal: null});
+      expect(loose.output()).toContain('RangeError: Maximum call stack size exceeded');
+    } finally {
+      await loose.stop();
+    }
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#array-of-files`,
+    `a request that is not multipart (JSON, or no body) gets an empty result from the array, multiple-files and any-files handlers, not a 500 (${lang})`,
+    async () => {
+      const controllers = ['array-of-files', 'multiple-files', 'any-files'].map(
+        (under) => samples(page, {under, lang}).require('cats.controller').CatsController,
+      );
+      const expected: Record<string, unknown> = {
+        gallery: [],
+        profile: {photos: 0},
+        attachments: [],
+      };
+      for (const [i, route] of ['gallery', 'profile', 'attachments'].entries()) {
+        const base = await start([controllers[i]]);
+        for (const response of [
+          await post(`${base}/cats/${route}`, '{"photos":[]}', {
+            'content-type': 'application/json',
+          }),
+          await fetch(`${base}/cats/${route}`, {method: 'POST'}),
+        ]) {
+          expect(response.status, route).toBe(201);
+          expect(await response.json(), route).toEqual(expected[route]);
+        }
+        await close?.();
+        close = undefined;
+      }
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#storage-limits-and-filters`,
+  'the diskStorage and thumbnail handlers answer 400 for a request without their file, not a 500',
+  async () => {
+    const base = await start([controllerAround('storage-limits-and-filters', 'diskStorage({')]);
+    const disk = await post(`${base}/cats/photo`, form(['caption', 'no file']));
+    expect(disk.status).toBe(400);
+    expect((await disk.json()).message).toBe('The photo field is required');
+    await close?.();
+    const {CatsModule} = samples(page, {
+      under: 'default-options',
+      files: {'cats.controller': thumbnailController()},
+    }).require('cats.module');
+    const module = await start([], [CatsModule]);
+    const thumbnail = await post(`${module}/cats/thumbnail`, '{}', {
+      'content-type': 'application/json',
+    });
+    expect(thumbnail.status).toBe(400);
+    expect((await thumbnail.json()).message).toBe('The thumbnail field is required');
   },
 );
 
@@ -915,5 +1047,36 @@ claim.failure(
     } finally {
       delete process.env.UPLOAD_MAX_BYTES;
     }
+  },
+);
+
+claim.failure(
+  `${page}#async-configuration`,
+  'UPLOAD_DIR= (empty, as from a .env line without a value): the factory still writes to ./uploads; an empty dest alone would keep the files in memory',
+  async () => {
+    process.env.UPLOAD_DIR = '';
+    try {
+      const base = await factoryApp();
+      const stored = await (await post(`${base}/cats`, form(['photo', 1000, 'a.jpg']))).json();
+      expect(stored.path).toMatch(/^uploads\/[0-9a-f]{32}$/);
+    } finally {
+      delete process.env.UPLOAD_DIR;
+    }
+    await close?.();
+    // What the || prevents: get('UPLOAD_DIR', './uploads') returns the empty string, and Multer keeps the file in memory.
+    const {CatsController} = compileModule<any>(`
+import { Controller, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+@Controller('cats')
+export class CatsController {
+  @Post() @UseInterceptors(FileInterceptor('photo', { dest: '' }))
+  a(@UploadedFile() photo: any) { return { path: photo.path ?? null, inMemory: Buffer.isBuffer(photo.buffer) }; }
+}
+`);
+    const loose = await start([CatsController]);
+    expect(await (await post(`${loose}/cats`, form(['photo', 1000, 'a.jpg']))).json()).toEqual({
+      path: null,
+      inMemory: true,
+    });
   },
 );
