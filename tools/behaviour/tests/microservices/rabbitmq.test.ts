@@ -16,7 +16,7 @@ import {
   freePort,
   type Service,
 } from '../../lib';
-import {until, captureConsole, nodeChild} from './_support';
+import {until, captureConsole, nodeChild, deepJson} from './_support';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -488,8 +488,8 @@ export class SafeCats { @EventPattern('cat_adopted') on(@Payload() a: unknown) {
         });
         await until(() => got.length === 1);
         expect(got).toEqual([{id: 8, owner: 'Ann'}]);
-        expect(log.text()).toContain('Dropped a message that is not JSON (11 bytes)');
-        expect(log.text()).toContain('Dropped a message that is not JSON (0 bytes)');
+        expect(log.text()).toContain('Dropped a message: it is not a JSON packet (11 bytes)');
+        expect(log.text()).toContain('Dropped a message: it is not a JSON packet (0 bytes)');
         await new Promise((r) => setTimeout(r, 200));
         const state = await adminChannel.checkQueue(queue);
         expect(state.messageCount).toBe(0);
@@ -501,6 +501,133 @@ export class SafeCats { @EventPattern('cat_adopted') on(@Payload() a: unknown) {
     30_000,
   );
 }
+
+/**
+ * A cat_adopted event handler that acknowledges and prints each payload, in a child process, consuming
+ * `queue` with noAck: false and prefetchCount: 2; through the page's SafeServerRMQ when `strategyFile`
+ * is given, else through the built-in transporter.
+ */
+function adoptionChild(queue: string, strategyFile?: string) {
+  return nodeChild(
+    `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module, Controller } = require('@nestjs/common');
+const { Transport, EventPattern, Payload, Ctx } = require('@nestjs/microservices');
+class Cats { adopted(a, ctx) { console.log('ADOPTED ' + JSON.stringify(a)); ctx.getChannelRef().ack(ctx.getMessage()); } }
+EventPattern('cat_adopted')(Cats.prototype, 'adopted', Object.getOwnPropertyDescriptor(Cats.prototype, 'adopted'));
+Payload()(Cats.prototype, 'adopted', 0);
+Ctx()(Cats.prototype, 'adopted', 1);
+Controller()(Cats);
+class AppModule {}
+Module({ controllers: [Cats] })(AppModule);
+(async () => {
+  const options = { urls: [process.argv[2]], queue: process.argv[3], queueOptions: { durable: true }, noAck: false, prefetchCount: 2 };
+  const app = await NestFactory.createMicroservice(AppModule, process.argv[4]
+    ? { logger: ['error'], strategy: new (require(process.argv[4]).SafeServerRMQ)(options) }
+    : { logger: ['error'], transport: Transport.RMQ, options });
+  await app.listen();
+  console.log('LISTENING');
+})();
+`,
+    [rabbit.url, queue, ...(strategyFile ? [strategyFile] : [])],
+  );
+}
+
+const hostile = {
+  deepPattern: `{"pattern":${deepJson()},"data":1}`,
+  deepId: `{"pattern":"cat_adopted","data":1,"id":${deepJson()}}`,
+  unknownPattern: '{"pattern":"cat_sold","data":{"id":1}}',
+  foreign: '{"id":7,"owner":"Ann"}',
+};
+
+claim.abuse(
+  `${page}#messages-that-are-not-json`,
+  'with the built-in transporter and noAck: false, a JSON message whose pattern is nested 10,000 levels deep ends the consumer (RangeError) and goes back to the queue for the next one',
+  async () => {
+    const queue = 'deep_pattern_queue';
+    await adminChannel.assertQueue(queue, {durable: true});
+    await adminChannel.purgeQueue(queue);
+    const child = adoptionChild(queue);
+    try {
+      await child.waitFor('LISTENING');
+      await publishRaw(queue, hostile.deepPattern);
+      expect(await child.exited).toBe(1);
+      expect(child.out).toContain('RangeError: Maximum call stack size exceeded');
+      let state: any;
+      for (let i = 0; i < 50; i += 1) {
+        state = await adminChannel.checkQueue(queue);
+        if (state.messageCount === 1) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(state.messageCount).toBe(1);
+    } finally {
+      await child.kill();
+      await adminChannel.purgeQueue(queue);
+    }
+  },
+  30_000,
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#messages-that-are-not-json`,
+    `with the page's SafeServerRMQ, noAck: false and prefetchCount: 2, a deep pattern, a deep id, an unknown pattern and a foreign message are logged and rejected, and a real cat_adopted event still gets through (${lang})`,
+    async () => {
+      const queue = `hostile_queue_${lang}`;
+      await adminChannel.assertQueue(queue, {durable: true});
+      await adminChannel.purgeQueue(queue);
+      const set = samples(page, {lang, under: 'messages-that-are-not-json'});
+      const child = adoptionChild(queue, `${set.dir}/safe-server-rmq.js`);
+      try {
+        await child.waitFor('LISTENING');
+        for (const body of Object.values(hostile)) await publishRaw(queue, body);
+        await publishRaw(queue, '{"pattern":"cat_adopted","data":{"id":8,"owner":"Bob"}}');
+        await child.waitFor('ADOPTED {"id":8,"owner":"Bob"}', 10_000);
+        for (const problem of [
+          'its pattern is missing or nested',
+          'its id is not a string',
+          'no handler serves its pattern',
+        ]) {
+          expect(child.out).toContain(`Dropped a message: ${problem}`);
+        }
+        expect(child.code).toBe(null);
+        await new Promise((r) => setTimeout(r, 200));
+        const state = await adminChannel.checkQueue(queue);
+        expect(state.messageCount).toBe(0);
+      } finally {
+        await child.kill();
+        await adminChannel.purgeQueue(queue);
+      }
+    },
+    30_000,
+  );
+}
+
+claim.abuse(
+  `${page}#messages-that-are-not-json`,
+  'with the built-in transporter, noAck: false and prefetchCount: 2, two JSON messages that no handler serves stay unacknowledged and stop the delivery: a real event waits in the queue',
+  async () => {
+    const queue = 'stall_queue';
+    await adminChannel.assertQueue(queue, {durable: true});
+    await adminChannel.purgeQueue(queue);
+    const child = adoptionChild(queue);
+    try {
+      await child.waitFor('LISTENING');
+      await publishRaw(queue, hostile.unknownPattern);
+      await publishRaw(queue, hostile.foreign);
+      await publishRaw(queue, '{"pattern":"cat_adopted","data":{"id":9}}');
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(child.out).not.toContain('ADOPTED');
+      const state = await adminChannel.checkQueue(queue);
+      expect(state.messageCount).toBe(1);
+    } finally {
+      await child.kill();
+      await adminChannel.purgeQueue(queue);
+    }
+  },
+  30_000,
+);
 
 claim.abuse(
   `${page}#message-acknowledgement`,
