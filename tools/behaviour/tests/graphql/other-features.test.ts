@@ -344,3 +344,74 @@ export class Probe {
     }
   },
 );
+
+claim.abuse(
+  `${page}#custom-decorators`,
+  "@CurrentUser() in a graphql-ws subscription, with the subscriptions chapter's context function (no req): it returns the user from the context instead of failing",
+  async () => {
+    const WebSocket = nest('ws');
+    const {createClient} = nest('graphql-ws');
+    const {CurrentUser} = set.require('common/decorators/current-user.decorator');
+    const {Resolver, Query, Subscription} = nest('@nestjs/graphql');
+    const {PubSub} = nest('graphql-subscriptions');
+    const pubSub = new PubSub();
+    const seen: unknown[] = [];
+    @Resolver()
+    class WatchResolver {
+      @Query(() => String)
+      ping() {
+        return 'pong';
+      }
+
+      @Subscription(() => String)
+      watch(@CurrentUser() user: {name: string}) {
+        seen.push(user?.name);
+        return pubSub.asyncIterator('watch');
+      }
+    }
+    @Module({
+      imports: [
+        GraphQLModule.forRoot({
+          autoSchemaFile: true,
+          subscriptions: {
+            'graphql-ws': {
+              onConnect: (context: any) => {
+                context.extra.user = {name: context.connectionParams?.user};
+              },
+            },
+          },
+          context: ({req, extra}: any) => (extra ? {user: extra.user} : {req}),
+        }),
+      ],
+      providers: [WatchResolver],
+    })
+    class SubscriptionApp {}
+    const started = await start(SubscriptionApp);
+    const errors: unknown[] = [];
+    const client = createClient({
+      url: started.base.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: {user: 'ada'},
+    });
+    try {
+      client.subscribe(
+        {query: 'subscription { watch }'},
+        {
+          next: (result: any) => void (result.errors && errors.push(...result.errors)),
+          error: (e: unknown) => errors.push(e),
+          complete: () => undefined,
+        },
+      );
+      const end = Date.now() + 3000;
+      while (seen.length === 0 && errors.length === 0 && Date.now() < end) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(errors).toEqual([]);
+      expect(seen).toEqual(['ada']);
+    } finally {
+      await client.dispose();
+      await started.close();
+    }
+  },
+);
