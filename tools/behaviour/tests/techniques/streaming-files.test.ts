@@ -4,7 +4,9 @@ import {request} from 'node:http';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, afterEach, beforeAll, expect} from 'vitest';
-import {claim, compileModule, fragment, listen, nest, samples} from '../../lib';
+import {applyEdits, claim, compileModule, fragment, listen, nest, samples} from '../../lib';
+import type {Edit} from '../../lib/samples';
+import {startChild} from './_child-app';
 
 const {Module} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -48,8 +50,13 @@ async function start(
 }
 
 /** A controller around a handler fragment of the page (a method shown without its class). */
-function controllerAround(section: string, contains: string, imports = ''): any {
-  const method = fragment(page, section, contains).value;
+function controllerAround(
+  section: string,
+  contains: string,
+  imports = '',
+  edits: Edit[] = [],
+): any {
+  const method = applyEdits(`${page}#${section}`, fragment(page, section, contains).value, edits);
   return compileModule<any>(`
 import { Controller, Get, Header, NotFoundException, Param, Res, StreamableFile } from '@nestjs/common';
 import { Response } from 'express';
@@ -400,6 +407,11 @@ claim.abuse(
     writeFileSync(join(workdir, 'secret.txt'), 'DB_PASSWORD=hunter2');
     mkdirSync(join(workdir, 'reports', 'archive'), {recursive: true});
     const Checked = controllerAround('file-names-from-the-request', "@Get(':name')");
+    // On Fastify the page says to leave out res and its close listener.
+    const CheckedFastify = controllerAround('file-names-from-the-request', "@Get(':name')", '', [
+      ['  @Res({ passthrough: true }) res: Response,\n', ''],
+      ["  res.on('close', () => file.destroy());\n", ''],
+    ]);
     const naive = compileModule<any>(`
 import { Controller, Get, Param, StreamableFile } from '@nestjs/common';
 import { createReadStream } from 'fs';
@@ -413,7 +425,7 @@ export class NaiveController {
 }
 `).NaiveController;
     for (const platform of ['express', 'fastify'] as const) {
-      @Module({controllers: [Checked, naive]})
+      @Module({controllers: [platform === 'fastify' ? CheckedFastify : Checked, naive]})
       class AppModule {}
       const app =
         platform === 'fastify'
@@ -450,5 +462,69 @@ claim.failure(
     const response = await fetch(`${base}/reports/latest`);
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({statusCode: 500, message: 'Internal server error'});
+  },
+);
+
+claim.failure(
+  `${page}#file-names-from-the-request`,
+  'on Express, downloads through the :name handler that the client cancels leave no file descriptor open',
+  async () => {
+    await withLargeReport(async (file) => {
+      const Checked = controllerAround('file-names-from-the-request', "@Get(':name')");
+      const base = await start(Checked);
+      const before = openDescriptors(file);
+      await cancelledDownloads(base, '/reports/latest.csv', 3);
+      expect(openDescriptors(file)).toBe(before);
+    });
+  },
+);
+
+claim.failure(
+  `${page}#setting-the-headers`,
+  "with no report on disk, the last reports.controller answers 404 on Express and the process serves on (the unchecked stream's ENOENT would end it)",
+  async () => {
+    const set = samples(page, {under: 'setting-the-headers'});
+    // The child's working directory is the samples folder, which has no reports/ folder.
+    const child = startChild(
+      set.dir,
+      'missing-report.js',
+      `
+      const { Module } = require('@nestjs/common');
+      const { NestFactory } = require('@nestjs/core');
+      const { ReportsController } = require('./reports.controller.js');
+      class AppModule {}
+      Module({ controllers: [ReportsController] })(AppModule);
+      NestFactory.create(AppModule, { logger: false }).then(async (app) => {
+        await app.listen(0, '127.0.0.1');
+        console.log('READY http://127.0.0.1:' + app.getHttpServer().address().port);
+      });`,
+    );
+    try {
+      const [, base] = await child.waitFor(/READY (\S+)/);
+      for (let i = 0; i < 2; i += 1) {
+        const response = await fetch(`${base}/reports/latest`);
+        expect(response.status).toBe(404);
+        expect((await response.json()).message).toBe('No report has been generated yet');
+      }
+      expect(await child.exited(300)).toBeNull();
+    } finally {
+      await child.stop();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#setting-the-headers`,
+  'on Express, cancelled downloads through the last reports.controller leave no file descriptor open',
+  async () => {
+    await withLargeReport(async (file) => {
+      const {ReportsController} = samples(page, {under: 'setting-the-headers'}).require(
+        'reports.controller',
+      );
+      const base = await start(ReportsController);
+      const before = openDescriptors(file);
+      await cancelledDownloads(base, '/reports/latest', 3);
+      expect(openDescriptors(file)).toBe(before);
+    });
   },
 );
