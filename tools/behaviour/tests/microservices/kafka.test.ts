@@ -550,3 +550,134 @@ claim.failure(
   },
   30_000,
 );
+
+/**
+ * The page's HeroesController (the message-pattern one) as a Kafka microservice in a child process, bound
+ * with the page's KafkaExceptionFilter and, when `strategyFile` is given, run through the page's
+ * SafeServerKafka. No broker: after app.init(), ServerKafka.handleMessage() gets one request record as
+ * kafkajs hands it over. `mode` 'forged' sends a kafka_correlationId header holding JSON (the producer's
+ * send() keeps the record); 'unreachable' keeps the real kafkajs producer, which never reached a broker;
+ * 'both' sends the first, then the second.
+ */
+function replyChild(mode: 'forged' | 'unreachable' | 'both', strategyFile?: string) {
+  const set = samples(page, {
+    under: 'message-pattern',
+    files: {'kafka-exception.filter': samples(page).sources.get('kafka-exception.filter')!},
+  });
+  return nodeChild(
+    `
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { Module } = require('@nestjs/common');
+const { Transport } = require('@nestjs/microservices');
+const [dir, mode, strategyFile] = process.argv.slice(2);
+// The page's files import each other from folders (./interfaces/...); the set keeps them flat in dir.
+const NodeModule = require('module');
+const resolve = NodeModule._resolveFilename;
+NodeModule._resolveFilename = function (request, parent, ...rest) {
+  try {
+    return resolve.call(this, request, parent, ...rest);
+  } catch (err) {
+    if (!request.startsWith('.')) throw err;
+    return resolve.call(this, require('path').join(dir, require('path').basename(request) + '.js'), parent, ...rest);
+  }
+};
+const { HeroesController } = require(dir + '/heroes.controller.js');
+const { KafkaExceptionFilter } = require(dir + '/kafka-exception.filter.js');
+class AppModule {}
+Module({ controllers: [HeroesController] })(AppModule);
+(async () => {
+  const options = { client: { clientId: 'heroes', brokers: ['127.0.0.1:9'], retry: { retries: 0 } }, consumer: { groupId: 'heroes-consumer' } };
+  const app = await NestFactory.createMicroservice(AppModule, strategyFile
+    ? { logger: ['error'], strategy: new (require(strategyFile).SafeServerKafka)(options) }
+    : { logger: ['error'], transport: Transport.KAFKA, options });
+  app.useGlobalFilters(new KafkaExceptionFilter());
+  await app.init();
+  const server = app.server;
+  const written = [];
+  const h = (v) => Buffer.from(v);
+  for (const each of mode === 'both' ? ['forged', 'unreachable'] : [mode]) {
+    server.producer = server.createClient().producer();
+    if (each === 'forged') server.producer.send = async (record) => { written.push(record); return []; };
+    await server.handleMessage({ topic: 'hero.kill.dragon', partition: 0, message: { key: null, offset: '1', timestamp: '0',
+      value: h(JSON.stringify({ heroId: 1, dragonId: 7 })),
+      headers: { kafka_correlationId: h(each === 'forged' ? '{"a":1}' : 'c1'), kafka_replyTopic: h('hero.kill.dragon.reply'), kafka_replyPartition: h('0') } } });
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  setTimeout(() => { console.log('ALIVE written=' + written.length); process.exit(0); }, 500);
+})();
+`,
+    [set.dir, mode, ...(strategyFile ? [strategyFile] : [])],
+  );
+}
+
+claim.abuse(
+  `${page}#replies-that-cannot-be-written`,
+  'with the KafkaExceptionFilter alone, a request whose kafka_correlationId header holds JSON ends the process (ERR_INVALID_ARG_TYPE), and so does a reply the producer cannot write (KafkaJSError)',
+  async () => {
+    for (const [mode, error] of [
+      ['forged', 'ERR_INVALID_ARG_TYPE'],
+      ['unreachable', 'KafkaJSError: The producer is disconnected'],
+    ] as const) {
+      const child = replyChild(mode);
+      try {
+        expect(await child.exited, mode).toBe(1);
+        expect(child.out, mode).toContain(error);
+        expect(child.out, mode).not.toContain('ALIVE');
+      } finally {
+        await child.kill();
+      }
+    }
+  },
+  30_000,
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#replies-that-cannot-be-written`,
+    `with the page's SafeServerKafka, the forged header and the unwritable reply are logged ('Could not write a reply'), and the process keeps running (${lang})`,
+    async () => {
+      const shown = fragment(page, 'replies-that-cannot-be-written', 'new SafeServerKafka(').value;
+      expect(shown).toContain('app.useGlobalFilters(new KafkaExceptionFilter());');
+      const set = samples(page, {lang, under: 'replies-that-cannot-be-written'});
+      const child = replyChild('both', `${set.dir}/safe-server-kafka.js`);
+      try {
+        expect(await child.exited).toBe(0);
+        const logged = child.out
+          .split('\n')
+          .filter((line) => line.includes('Could not write a reply to hero.kill.dragon.reply'));
+        expect(logged).toEqual([
+          expect.stringContaining('ERR_INVALID_ARG_TYPE'),
+          expect.stringContaining('The producer is disconnected'),
+        ]);
+        expect(child.out).toContain('ALIVE written=0');
+      } finally {
+        await child.kill();
+      }
+    },
+    30_000,
+  );
+}
+
+claim.abuse(
+  `${page}#client`,
+  "the page's registerAsync() factory stops the startup with 'KAFKA_BROKERS is not set' when the variable is missing or empty, not with a TypeError about split",
+  async () => {
+    const set = samples(page, {pick: {'heroes.module': 2}});
+    const {HeroesModule} = set.require('heroes.module');
+    const saved = process.env.KAFKA_BROKERS;
+    try {
+      for (const value of [undefined, '']) {
+        if (value === undefined) delete process.env.KAFKA_BROKERS;
+        else process.env.KAFKA_BROKERS = value;
+        await expect(
+          NestFactory.createApplicationContext(HeroesModule, {logger: false, abortOnError: false}),
+          String(value),
+        ).rejects.toThrow('KAFKA_BROKERS is not set');
+      }
+    } finally {
+      if (saved === undefined) delete process.env.KAFKA_BROKERS;
+      else process.env.KAFKA_BROKERS = saved;
+    }
+  },
+);
