@@ -989,3 +989,122 @@ export class Refusing {
     }
   },
 );
+
+claim.abuse(
+  `${page}#asynchronous-configuration`,
+  "the page's registerAsync() factory stops the startup with 'HEROES_GRPC_URL is not set' when the variable is missing or empty, instead of calling localhost:5000; with it, the client calls that address",
+  async () => {
+    const set = samples(page, {
+      pick: {'heroes.module': 2},
+      edit: {'heroes.module': [protoEdit()]},
+    });
+    const {HeroesModule} = set.require('heroes.module');
+    const saved = process.env.HEROES_GRPC_URL;
+    try {
+      for (const value of [undefined, '']) {
+        if (value === undefined) delete process.env.HEROES_GRPC_URL;
+        else process.env.HEROES_GRPC_URL = value;
+        await expect(
+          NestFactory.createApplicationContext(HeroesModule, {logger: false, abortOnError: false}),
+          String(value),
+        ).rejects.toThrow('HEROES_GRPC_URL is not set');
+      }
+      process.env.HEROES_GRPC_URL = '127.0.0.1:1';
+      const ctx = await NestFactory.createApplicationContext(HeroesModule, {logger: false});
+      try {
+        expect(ctx.get('HERO_PACKAGE').url).toBe('127.0.0.1:1');
+      } finally {
+        await ctx.close();
+      }
+    } finally {
+      if (saved === undefined) delete process.env.HEROES_GRPC_URL;
+      else process.env.HEROES_GRPC_URL = saved;
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#errors-in-streaming-handlers`,
+  "a request message that does not decode, sent to the page's @GrpcStreamCall FindMany or CountHeroes, ends that call with INTERNAL (13); a client that cancels FindMany midway ends only its call; the microservice keeps serving",
+  async () => {
+    const {HeroesController} = samples(page, {under: 'call-stream-handlers'}).require(
+      'heroes.controller',
+    );
+    const guarded = fragment(page, 'errors-in-streaming-handlers', 'failed = true').value;
+    const {GuardedCounter} = compileModule(
+      `
+import { Controller } from '@nestjs/common';
+import { GrpcStreamCall } from '@nestjs/microservices';
+import { ServerReadableStream, sendUnaryData, status } from '@grpc/grpc-js';
+interface HeroById { id: number }
+interface HeroCount { total: number }
+@Controller()
+export class GuardedCounter {
+  ${guarded}
+}
+`,
+      'grpc-guarded-counter-malformed',
+    );
+    const {app, url} = await server([HeroesController, GuardedCounter]);
+    const failures: unknown[] = [];
+    const onRejection = (reason: unknown) => failures.push(reason);
+    process.on('unhandledRejection', onRejection);
+    // A client that writes raw bytes: a field 1 announcing 10 bytes that never come.
+    const bytes = {requestSerialize: (b: Buffer) => b, responseDeserialize: (b: Buffer) => b};
+    const Raw = grpc.makeGenericClientConstructor({
+      FindMany: {
+        path: '/hero.HeroesService/FindMany',
+        requestStream: true,
+        responseStream: true,
+        ...bytes,
+      },
+      CountHeroes: {
+        path: '/hero.HeroesService/CountHeroes',
+        requestStream: true,
+        responseStream: false,
+        ...bytes,
+      },
+    });
+    const rawClient = new Raw(url, grpc.credentials.createInsecure());
+    const malformed = Buffer.from([0x0a, 0x0a, 0x01]);
+    const {ctx, raw, client} = await heroesClient(url);
+    try {
+      const bidi = await new Promise<number>((resolve) => {
+        const call = rawClient.FindMany();
+        call.on('data', () => undefined);
+        call.on('error', (err: any) => resolve(err.code));
+        call.write(malformed);
+        call.end();
+      });
+      expect(bidi).toBe(grpc.status.INTERNAL);
+      const counted = await new Promise<number>((resolve) => {
+        const call = rawClient.CountHeroes((err: any) => resolve(err ? err.code : -1));
+        call.write(malformed);
+        call.end();
+      });
+      expect(counted).toBe(grpc.status.INTERNAL);
+      const cancelled = await new Promise<number>((resolve) => {
+        const call = client.getClientByServiceName('HeroesService').findMany();
+        call.on('data', () => call.cancel());
+        call.on('error', (err: any) => resolve(err.code));
+        call.write({id: 1});
+      });
+      expect(cancelled).toBe(grpc.status.CANCELLED);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(failures).toEqual([]);
+      const ids$ = new ReplaySubject();
+      [1, 2].forEach((id) => ids$.next({id}));
+      ids$.complete();
+      expect(await lastValueFrom(raw.countHeroes(ids$.asObservable()))).toEqual({total: 2});
+      expect(await lastValueFrom(raw.findMany(ids$.asObservable()).pipe(toArray()))).toEqual([
+        {id: 1, name: 'Ada'},
+        {id: 2, name: 'Grace'},
+      ]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+      rawClient.close();
+      await ctx.close();
+      await app.close();
+    }
+  },
+);
