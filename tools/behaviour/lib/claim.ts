@@ -14,7 +14,7 @@
  *   restarted, a handler returning null, an async listener that throws,
  *   SIGTERM).
  * The kind is written into the test's name (`ref :: [abuse] statement`), so
- * `-t '[abuse]'` runs only the abuse cases, and `npm run test:behaviour --
+ * `-t '\[abuse\]'` runs only the abuse cases, and `npm run test:behaviour --
  * --list` lists them without running anything.
  */
 import {test} from 'vitest';
