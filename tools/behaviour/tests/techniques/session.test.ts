@@ -3,7 +3,13 @@ import {afterAll, afterEach, beforeEach, expect} from 'vitest';
 import {claim, compileModule, fragment, listen, nest, readPage, samples} from '../../lib';
 import {spawnSync} from 'node:child_process';
 import {resolve} from 'node:path';
-import {bootMain} from './_boot';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import * as ts from 'typescript';
+import {applyEdits, expectOutput} from '../../lib';
+import {bootMain, mainSource} from './_boot';
+import {startChild} from './_child-app';
 
 const {Module, Controller, Get, Post, Req, Session} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -355,15 +361,25 @@ claim(`${page}#usage-1`, 'session.delete() clears the cookie in the response', a
 
 claim.failure(
   `${page}#use-with-express-default`,
-  "SESSION_SECRET missing: the page's main refuses to start; express-session alone would fail every session request with 500",
+  "SESSION_SECRET missing: the page's main refuses to start; express-session alone would fail every request with 500, routes that never read the session included",
   async () => {
     delete process.env.SESSION_SECRET;
     await expect(
       bootMain(page, appModule(catsController(1)), {under: 'use-with-express-default'}),
     ).rejects.toThrow('SESSION_SECRET is not set');
     // What the check prevents.
+    const {PlainController} = compileModule<any>(`
+import { Controller, Get } from '@nestjs/common';
+@Controller('plain')
+export class PlainController {
+  @Get() get() { return { ok: true }; }
+}
+`);
     const base = await expressApp(catsController(1), {...expressOptions, secret: undefined});
     expect((await fetch(`${base}/cats`)).status).toBe(500);
+    await close?.();
+    const plain = await expressApp(PlainController, {...expressOptions, secret: undefined});
+    expect((await fetch(`${plain}/plain`)).status).toBe(500);
   },
 );
 
@@ -564,6 +580,92 @@ claim.abuse(
     expect(logout.headers.get('set-cookie')).toMatch(/^session=; Max-Age=0/);
     expect(await (await fetch(`${base}/auth/me`, {headers: {cookie: copy}})).json()).toEqual({
       userId: 7,
+    });
+  },
+);
+
+claim.failure(
+  `${page}#cookies-next-to-the-session`,
+  "fastify-cookie registered as the cookies chapter does, before or after the page's Fastify main registers the session plugin, stops the start: the parseCookie decorator is already there",
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-session-cookie-'));
+    try {
+      writeFileSync(
+        join(dir, 'app.module.js'),
+        "const { Module } = require('@nestjs/common');\nclass AppModule {}\nModule({})(AppModule);\nexports.AppModule = AppModule;\n",
+      );
+      const register =
+        '  await app.register(fastifyCookie, { secret: process.env.COOKIE_SECRET });\n';
+      for (const order of ['before', 'after'] as const) {
+        const source = applyEdits(`${page} main`, mainSource(page, {under: 'use-with-fastify'}), [
+          [
+            "import secureSession from 'fastify-secure-session';",
+            "import secureSession from 'fastify-secure-session';\nimport fastifyCookie from 'fastify-cookie';",
+          ],
+          order === 'before'
+            ? [
+                '  await app.register(secureSession, {',
+                register + '  await app.register(secureSession, {',
+              ]
+            : [/( {2}await app\.register\(secureSession, \{[\s\S]*?\}\);\n)/, '$1' + register],
+          [
+            'await app.listen(3000);',
+            "await app.listen(0, '127.0.0.1');\n  console.log('LISTENING ON');",
+          ],
+        ]);
+        const js = ts.transpileModule(source, {
+          compilerOptions: {module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2017},
+        }).outputText;
+        const child = startChild(dir, `main-${order}.js`, js, {
+          SESSION_SECRET: 'a-passphrase-of-at-least-thirty-two-characters',
+          SESSION_SALT: 'mq9hDxBVDbspDR6n',
+          COOKIE_SECRET: 'another-long-random-secret',
+        });
+        try {
+          expect(await child.exited(15_000), order).toEqual({code: 1, signal: null});
+          expect(child.output()).not.toContain('LISTENING ON');
+          const line = child.output().match(/^FastifyError \[Error\]: .*$/m)?.[0] ?? child.output();
+          expectOutput(page, 'session-cookie-twice', line);
+        } finally {
+          await child.stop();
+        }
+      }
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#cookies-next-to-the-session`,
+  "with the page's Fastify main alone, a signed cookie is signed with an empty key: a value the client signs itself passes unsignCookie() as valid",
+  async () => {
+    const {sign} = nest('cookie-signature');
+    const {PrefsController} = compileModule<any>(`
+import { Controller, Get, Req, Res } from '@nestjs/common';
+@Controller('prefs')
+export class PrefsController {
+  @Get('set')
+  set(@Res({ passthrough: true }) reply: any) {
+    reply.setCookie('userId', '42', { path: '/', signed: true });
+    return { saved: true };
+  }
+  @Get('who')
+  who(@Req() request: any) {
+    return request.unsignCookie(request.cookies.userId);
+  }
+}
+`);
+    const app = await bootMain(page, appModule(PrefsController), {under: 'use-with-fastify'});
+    close = () => app.close();
+    const base = await listen(app);
+    const set = cookiesOf(await fetch(`${base}/prefs/set`));
+    expect(decodeURIComponent(set)).toBe(`userId=${sign('42', '')}`);
+    const forged = `userId=${encodeURIComponent(sign('1', ''))}`;
+    expect(await (await fetch(`${base}/prefs/who`, {headers: {cookie: forged}})).json()).toEqual({
+      valid: true,
+      renew: false,
+      value: '1',
     });
   },
 );
