@@ -12,6 +12,7 @@ import {
   expectOutput,
   type Service,
 } from '../../lib';
+import {deepJson} from './_support';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Transport} = nest('@nestjs/microservices');
@@ -458,7 +459,44 @@ claim.abuse(
       });
       expect(failures).toEqual([]);
       expect(errors).toHaveLength(2);
-      expect(errors[0]).toMatch(/^Dropped a message that could not be read: Unexpected token/);
+      expect(errors[0]).toMatch(
+        /^Dropped a message that could not be handled: SyntaxError: Unexpected token/,
+      );
+    } finally {
+      client.close();
+      await app.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#example-an-in-memory-transporter`,
+  "JSON that is no packet (null), a pattern or an id nested 10,000 levels deep on the request channel, and null on the reply channel: the page's LocalServer and LocalClient log them, no rejection escapes, and the sum is still answered",
+  async () => {
+    const {app, bus, set} = await localApp();
+    const {LocalClient} = set.require('local.client');
+    const client = new LocalClient({bus});
+    const errors: string[] = [];
+    const server = (app as any).server;
+    server.logger = {error: (message: string) => errors.push(message)};
+    client.logger = {error: (message: string) => errors.push(message)};
+    try {
+      const failures = await rejectionsDuring(async () => {
+        await client.connect();
+        bus.emit('local:requests', 'null');
+        bus.emit('local:requests', `{"pattern":${deepJson()},"data":[1],"id":"p1"}`);
+        bus.emit('local:requests', `{"pattern":{"cmd":"sum"},"data":[1],"id":${deepJson()}}`);
+        bus.emit('local:replies', 'null');
+        await until(() => errors.length === 4);
+        expect(await lastValueFrom(client.send({cmd: 'sum'}, [2, 3]))).toBe(5);
+      });
+      expect(failures).toEqual([]);
+      expect(errors.sort()).toEqual([
+        'Could not write a reply: RangeError: Maximum call stack size exceeded',
+        'Dropped a message that could not be handled: Error: not a packet',
+        'Dropped a message that could not be handled: RangeError: Maximum call stack size exceeded',
+        'Dropped a reply that is not a packet',
+      ]);
     } finally {
       client.close();
       await app.close();
