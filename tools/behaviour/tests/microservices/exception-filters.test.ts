@@ -180,8 +180,8 @@ claim(
         .filter((line) => line.context === 'AllExceptionsFilter')
         .map((line) => line.message);
       expect(lines).toEqual([
-        'Handler failed for a payload with n: Error: connection string leaked',
-        'Handler failed for a payload with n: Error: Invalid credentials.',
+        'Handler failed for a payload with ["n"]: Error: connection string leaked',
+        'Handler failed for a payload with ["n"]: Error: Invalid credentials.',
       ]);
     } finally {
       await service.close();
@@ -240,11 +240,40 @@ claim.abuse(
         .map((line) => line.message)
         .slice(-3);
       expect(lines).toEqual([
-        'Handler failed for a payload with apiKey, numbers: Error: connection string leaked',
+        'Handler failed for a payload with ["apiKey","numbers"]: Error: connection string leaked',
         'Handler failed for a payload with string: Error: connection string leaked',
-        'Handler failed for a payload with f0, f1, f2, f3, f4, f5, f6, f7, f8, f9: Error: connection string leaked',
+        'Handler failed for a payload with ["f0","f1","f2","f3","f4","f5","f6","f7","f8","f9"]: Error: connection string leaked',
       ]);
       expect(log.text()).not.toContain(secret);
+    } finally {
+      await service.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#inheritance`,
+  'AllExceptionsFilter with a field name that carries a line break, or one of 10,000 characters: the log line stays one line, and each name is cut to 40 characters',
+  async () => {
+    const {AllExceptionsFilter} = samples(page).require('all-exceptions.filter');
+    (globalThis as any).__all = AllExceptionsFilter;
+    const Forged = failing(`@UseFilters(new (globalThis as any).__all())`, 'Forged');
+    @Module({controllers: [Forged]})
+    class ForgedModule {}
+    const service = await tcpMicroservice(ForgedModule, undefined, log);
+    try {
+      const forged = 'x\n[Nest] 1  - 01/01/2026, 0:00:00 AM     LOG [Auth] admin signed in';
+      await expect(
+        lastValueFrom(service.client.send('unknown', {[forged]: 1, ['y'.repeat(10_000)]: 2})),
+      ).rejects.toEqual({status: 'error', message: 'Internal server error'});
+      const [line] = log.lines
+        .filter((l) => l.context === 'AllExceptionsFilter')
+        .map((l) => String(l.message))
+        .slice(-1);
+      expect(line).toBe(
+        `Handler failed for a payload with ${JSON.stringify([forged.slice(0, 40), 'y'.repeat(40)])}: Error: connection string leaked`,
+      );
+      expect(line).not.toContain('\n');
     } finally {
       await service.close();
     }
