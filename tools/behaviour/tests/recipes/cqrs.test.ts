@@ -1,5 +1,14 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
-import {claim, samples, nest, listen, memoryLogger, expectOutput, compileModule} from '../../lib';
+import {
+  claim,
+  samples,
+  nest,
+  listen,
+  memoryLogger,
+  expectOutput,
+  compileModule,
+  fragment,
+} from '../../lib';
 import {join} from 'node:path';
 import {capturedConsole, childApp, consoleMask, flatImports} from './_support';
 
@@ -469,6 +478,91 @@ claim.abuse(
       } finally {
         await app.close();
       }
+    }
+  },
+);
+
+/**
+ * The heroes app in a child process with the page's veteranRewarded saga added to HeroesGameSagas
+ * (`filterEdit` adapts its filter, to show what the page's form prevents).
+ */
+function veteranChild(filterEdit: [string, string] | null): ReturnType<typeof childApp> {
+  let saga = fragment(page, 'sagas', 'veteranRewarded').value.trim();
+  if (filterEdit) {
+    if (!saga.includes(filterEdit[0])) throw new Error(`the saga has no ${filterEdit[0]}`);
+    saga = saga.replace(filterEdit[0], filterEdit[1]);
+  }
+  const ts = samples(page);
+  const set = samples(page, {
+    files: {
+      'command-handlers': ts.sources.get('commands/handlers/index')!,
+      'event-handlers': ts.sources.get('events/handlers/index')!,
+      'query-handlers': ts.sources.get('queries/handlers/index')!,
+    },
+    edit: {
+      'heroes.module': [
+        ["from './commands/handlers'", "from './command-handlers'"],
+        ["from './events/handlers'", "from './event-handlers'"],
+        ["from './queries/handlers'", "from './query-handlers'"],
+      ],
+      'sagas/heroes.sagas': [
+        [
+          "import { map } from 'rxjs/operators';",
+          "import { delay, filter, map } from 'rxjs/operators';",
+        ],
+        [/\n\}\n?$/, `\n\n${saga}\n}\n`],
+      ],
+    },
+  });
+  return childApp(
+    `${flatImports(set.dir)}
+const { NestFactory } = require('@nestjs/core');
+const { AppModule } = require(${JSON.stringify(join(set.dir, 'app.module.js'))});
+(async () => {
+  const app = await NestFactory.create(AppModule, { logger: ['error'] });
+  await app.listen(0, '127.0.0.1');
+  console.log('PORT ' + app.getHttpServer().address().port);
+})();
+`,
+    set.dir,
+  );
+}
+
+claim.failure(
+  `${page}#sagas`,
+  "a kill without dragonId ({}) reaches the page's veteranRewarded saga as undefined: its String() filter lets the process serve on; event.dragonId.startsWith() would answer 201 and then end the process",
+  async () => {
+    const child = veteranChild(null);
+    try {
+      const base = `http://127.0.0.1:${await child.port}`;
+      expect((await post(base, '/heroes/hero-1/kill', {})).status).toBe(201);
+      expect((await post(base, '/heroes/hero-1/kill', {dragonId: 'elder-9'})).status).toBe(201);
+      await until(async () =>
+        (await (await fetch(`${base}/heroes/hero-1`)).json()).items.includes('elder-scale'),
+      );
+      expect(
+        await Promise.race([child.exited, new Promise((r) => setTimeout(() => r('alive'), 300))]),
+      ).toBe('alive');
+    } finally {
+      child.kill();
+    }
+    const loose = veteranChild(['String(event.dragonId).startsWith', 'event.dragonId.startsWith']);
+    try {
+      const base = `http://127.0.0.1:${await loose.port}`;
+      expect((await post(base, '/heroes/hero-1/kill', {})).status).toBe(201);
+      const code = await Promise.race([
+        loose.exited,
+        new Promise((r) => setTimeout(() => r('alive'), 5000)),
+      ]);
+      expect(code).toBe(1);
+      expect(loose.output()).toContain(
+        'Command handler which execution was triggered by Saga has thrown an error.',
+      );
+      expect(loose.output()).toContain(
+        "Cannot read properties of undefined (reading 'startsWith')",
+      );
+    } finally {
+      loose.kill();
     }
   },
 );
