@@ -503,6 +503,128 @@ export class SafeCats { @EventPattern('cat_adopted') on(@Payload() a: unknown) {
 }
 
 /**
+ * The guards chapter's ApiKeyGuard on a cat_adopted handler that acknowledges what it handles, consuming
+ * `queue` with noAck: false and prefetchCount: 1; with the page's RmqNackFilter when `filter` is given.
+ */
+async function guardedConsumer(queue: string, filter?: 'ts' | 'js') {
+  const {ApiKeyGuard} = samples('docs/microservices/guards.md').require('api-key.guard');
+  (globalThis as any).__rmqGuard = ApiKeyGuard;
+  const handled: unknown[] = [];
+  (globalThis as any).__rmqGuarded = handled;
+  const {Guarded} = compileModule(
+    `
+import { Controller, UseGuards } from '@nestjs/common';
+import { Ctx, EventPattern, Payload, RmqContext } from '@nestjs/microservices';
+@Controller()
+export class Guarded {
+  @UseGuards((globalThis as any).__rmqGuard)
+  @EventPattern('cat_adopted')
+  on(@Payload() adoption: { apiKey: string; id: number }, @Ctx() context: RmqContext) {
+    (globalThis as any).__rmqGuarded.push(adoption.id);
+    context.getChannelRef().ack(context.getMessage());
+  }
+}
+`,
+    `rmq-guarded-${queue}`,
+  );
+  @Module({controllers: [Guarded]})
+  class GuardedModule {}
+  const app = await NestFactory.createMicroservice(GuardedModule, {
+    transport: Transport.RMQ,
+    logger: log.logger,
+    options: {
+      urls: [rabbit.url],
+      queue,
+      queueOptions: {durable: true},
+      noAck: false,
+      prefetchCount: 1,
+    },
+  });
+  if (filter) {
+    const {RmqNackFilter} = samples(page, {
+      lang: filter,
+      under: 'messages-rejected-before-the-handler',
+    }).require('rmq-nack.filter');
+    app.useGlobalFilters(new RmqNackFilter());
+  }
+  await app.listen();
+  return {app, handled};
+}
+
+async function withApiKey<T>(fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.INTERNAL_API_KEY;
+  process.env.INTERNAL_API_KEY = 'k-rmq-123';
+  try {
+    return await fn();
+  } finally {
+    if (saved === undefined) delete process.env.INTERNAL_API_KEY;
+    else process.env.INTERNAL_API_KEY = saved;
+  }
+}
+
+claim.abuse(
+  `${page}#messages-rejected-before-the-handler`,
+  "with noAck: false and prefetchCount: 1, an event that the guards chapter's ApiKeyGuard refuses is never acknowledged, and the next event, with the right key, waits in the queue",
+  async () =>
+    withApiKey(async () => {
+      const queue = 'guarded_stall_queue';
+      await adminChannel.assertQueue(queue, {durable: true});
+      await adminChannel.purgeQueue(queue);
+      const {app, handled} = await guardedConsumer(queue);
+      try {
+        await publishRaw(
+          queue,
+          JSON.stringify({pattern: 'cat_adopted', data: {apiKey: 'wrong', id: 1}}),
+        );
+        await publishRaw(
+          queue,
+          JSON.stringify({pattern: 'cat_adopted', data: {apiKey: 'k-rmq-123', id: 2}}),
+        );
+        await new Promise((r) => setTimeout(r, 800));
+        expect(handled).toEqual([]);
+        expect((await adminChannel.checkQueue(queue)).messageCount).toBe(1);
+      } finally {
+        await closeApp(app);
+        await adminChannel.purgeQueue(queue);
+      }
+    }),
+  20_000,
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#messages-rejected-before-the-handler`,
+    `with the page's RmqNackFilter, the refused event is rejected, the next one is handled, and the queue ends empty (${lang})`,
+    async () =>
+      withApiKey(async () => {
+        const queue = `guarded_nack_queue_${lang}`;
+        await adminChannel.assertQueue(queue, {durable: true});
+        await adminChannel.purgeQueue(queue);
+        const {app, handled} = await guardedConsumer(queue, lang);
+        try {
+          await publishRaw(
+            queue,
+            JSON.stringify({pattern: 'cat_adopted', data: {apiKey: 'wrong', id: 1}}),
+          );
+          await publishRaw(queue, JSON.stringify({pattern: 'cat_adopted', data: {id: 3}}));
+          await publishRaw(
+            queue,
+            JSON.stringify({pattern: 'cat_adopted', data: {apiKey: 'k-rmq-123', id: 2}}),
+          );
+          await until(() => handled.length === 1);
+          expect(handled).toEqual([2]);
+          await new Promise((r) => setTimeout(r, 200));
+          expect((await adminChannel.checkQueue(queue)).messageCount).toBe(0);
+        } finally {
+          await closeApp(app);
+          await adminChannel.purgeQueue(queue);
+        }
+      }),
+    20_000,
+  );
+}
+
+/**
  * A cat_adopted event handler that acknowledges and prints each payload, in a child process, consuming
  * `queue` with noAck: false and prefetchCount: 2; through the page's SafeServerRMQ when `strategyFile`
  * is given, else through the built-in transporter.
