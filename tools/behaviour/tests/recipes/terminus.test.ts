@@ -12,7 +12,9 @@ import {
   freePort,
   type Service,
 } from '../../lib';
-import {capturedConsole, consoleMask} from './_support';
+import {join} from 'node:path';
+import {fragment} from '../../lib';
+import {capturedConsole, childApp, consoleMask, flatImports} from './_support';
 
 const page = 'docs/recipes/terminus.md';
 const {NestFactory} = nest('@nestjs/core');
@@ -595,6 +597,47 @@ describe('failing dependencies', () => {
     },
   );
 
+  claim.failure(
+    `${page}#customizing-http-checks`,
+    "a catalog service that never answers: the page's checkUpstream() reports it down after its 800 ms timeout instead of waiting forever",
+    async () => {
+      const method = fragment(page, 'customizing-http-checks', 'checkUpstream')
+        .value.replace("'https://payments.example.com/ping'", JSON.stringify(`${upstreamUrl}/ping`))
+        .replace("'https://catalog.example.com/status'", JSON.stringify(`${silentUrl}/status`));
+      const {HealthController} = compileModule<any>(`
+import { Controller, Get } from '@nestjs/common';
+import { HealthCheck, HealthCheckService, HttpHealthIndicator } from '@nestjs/terminus';
+@Controller('health')
+export class HealthController {
+  constructor(private readonly health: HealthCheckService, private readonly http: HttpHealthIndicator) {}
+${method}
+}
+`);
+      const {HttpModule} = nest('@nestjs/axios');
+      @Module({imports: [terminus.TerminusModule, HttpModule], controllers: [HealthController]})
+      class UpstreamModule {}
+      const base = await start(UpstreamModule);
+      const pending = new AbortController();
+      const started = Date.now();
+      const result = await Promise.race([
+        fetch(`${base}/health/upstream`, {signal: pending.signal}).then(async (response) => ({
+          status: response.status,
+          body: await response.json(),
+        })),
+        new Promise((r) => setTimeout(() => r('pending after 3 s'), 3000)),
+      ]);
+      pending.abort();
+      expect(result).toEqual({
+        status: 503,
+        body: expect.objectContaining({
+          info: {payments: {status: 'up'}},
+          error: {catalog: {status: 'down', message: 'timeout of 800ms exceeded'}},
+        }),
+      });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(750);
+    },
+  );
+
   claim.abuse(
     `${page}#reading-the-result`,
     'an anonymous caller reads, in the 503 report, the address and port of the service that cannot be reached',
@@ -683,3 +726,71 @@ describe('failing dependencies', () => {
     },
   );
 });
+
+/** The page's last health module (the queue indicator) in a child process, with Bull on `redisPort`. */
+function queueChild(redisPort: number, indicatorEdits: [string, string][] = []) {
+  const set = samples(page, {edit: {'queue.health': indicatorEdits}});
+  return childApp(
+    `${flatImports(set.dir)}
+const { Module: NestModule } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { BullModule } = require('@nestjs/bull');
+const { HealthModule } = require(${JSON.stringify(join(set.dir, 'health.module.js'))});
+class AppModule {}
+NestModule({ imports: [BullModule.forRoot({ redis: { host: '127.0.0.1', port: ${redisPort} } }), HealthModule] })(AppModule);
+(async () => {
+  const app = await NestFactory.create(AppModule, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  console.log('PORT ' + app.getHttpServer().address().port);
+})();
+`,
+    set.dir,
+  );
+}
+
+claim.failure(
+  `${page}#custom-health-indicator`,
+  "Redis stops while the application runs: the page's queue indicator reports 'Timeout has occurred' in a 503 after one second; without timeout(), GET /health is still pending after 3 s",
+  async () => {
+    const own = await service('redis');
+    const child = queueChild(own.port);
+    const loose = queueChild(own.port, [
+      [
+        `await firstValueFrom(
+        from(this.audioQueue.getWaitingCount()).pipe(timeout(1000)),
+      )`,
+        'await this.audioQueue.getWaitingCount()',
+      ],
+    ]);
+    try {
+      const base = `http://127.0.0.1:${await child.port}`;
+      const looseBase = `http://127.0.0.1:${await loose.port}`;
+      expect((await health(base)).status).toBe(200);
+      expect((await health(looseBase)).status).toBe(200);
+      await own.stop();
+      const started = Date.now();
+      const result = await health(base);
+      expect(result.status).toBe(503);
+      expect(result.body.error).toEqual({
+        'audio-queue': {status: 'down', message: 'Timeout has occurred'},
+      });
+      expect(Date.now() - started).toBeLessThan(2500);
+      // What the time limit prevents.
+      const pending = new AbortController();
+      const outcome = await Promise.race([
+        fetch(`${looseBase}/health`, {signal: pending.signal}).then(
+          () => 'answered',
+          () => 'aborted',
+        ),
+        new Promise((r) => setTimeout(() => r('pending'), 3000)),
+      ]);
+      pending.abort();
+      expect(outcome).toBe('pending');
+    } finally {
+      child.kill();
+      loose.kill();
+      await own.stop();
+    }
+  },
+  30_000,
+);
