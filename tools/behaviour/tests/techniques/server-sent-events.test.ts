@@ -1,3 +1,4 @@
+import {connect} from 'node:net';
 import {afterEach, expect} from 'vitest';
 import {claim, compileModule, listen, memoryLogger, nest, samples} from '../../lib';
 
@@ -114,9 +115,11 @@ for (const lang of ['ts', 'js'] as const) {
     `${page}#usage`,
     `@Sse('stream') serves GET /notifications/stream, one event per emitted value, data as JSON (${lang})`,
     async () => {
-      const {NotificationsController} = samples(page, {under: 'usage', lang}).require(
-        'notifications.controller',
-      );
+      const {NotificationsController} = samples(page, {
+        under: 'usage',
+        pick: {'notifications.controller': 1},
+        lang,
+      }).require('notifications.controller');
       const {base} = await start([NotificationsController]);
       const stream = await open(`${base}/notifications/stream`);
       expect(stream.response.status).toBe(200);
@@ -131,9 +134,10 @@ for (const lang of ['ts', 'js'] as const) {
 }
 
 claim(`${page}#usage`, 'the route is GET only: POST to it is 404', async () => {
-  const {NotificationsController} = samples(page, {under: 'usage'}).require(
-    'notifications.controller',
-  );
+  const {NotificationsController} = samples(page, {
+    under: 'usage',
+    pick: {'notifications.controller': 1},
+  }).require('notifications.controller');
   const {base} = await start([NotificationsController]);
   const response = await fetch(`${base}/notifications/stream`, {method: 'POST'});
   expect(response.status).toBe(404);
@@ -245,9 +249,10 @@ claim(
   `${page}#response-headers-and-errors`,
   'status 200, text/event-stream, keep-alive, no caching, X-Accel-Buffering: no, and a header a middleware set',
   async () => {
-    const {NotificationsController} = samples(page, {under: 'usage'}).require(
-      'notifications.controller',
-    );
+    const {NotificationsController} = samples(page, {
+      under: 'usage',
+      pick: {'notifications.controller': 1},
+    }).require('notifications.controller');
     @Module({controllers: [NotificationsController]})
     class AppModule {}
     const app = await NestFactory.create(AppModule, {logger: false});
@@ -498,4 +503,74 @@ claim.abuse(
       await new Promise((r) => setTimeout(r, 20));
     expect(service.events.observers.length).toBe(0);
   },
+);
+
+/** Connections the app's HTTP server holds. */
+function connections(app: any): Promise<number> {
+  return new Promise((resolve) =>
+    app.getHttpServer().getConnections((_: unknown, n: number) => resolve(n)),
+  );
+}
+
+/** Opens `path` with a raw socket that stops reading after the first bytes (a stalled client). */
+function stalledClient(base: string, path: string): Promise<import('node:net').Socket> {
+  const {port, hostname} = new URL(base);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`),
+    );
+    socket.once('data', () => {
+      socket.pause();
+      resolve(socket);
+    });
+  });
+}
+
+/** 20 MB of 1 KB alerts in 40 batches, 50 ms apart. */
+async function burst(service: any): Promise<number> {
+  const text = 'x'.repeat(1000);
+  for (let batch = 0; batch < 40; batch += 1) {
+    for (let i = 0; i < 500; i += 1) service.notify(text);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return 40 * 500;
+}
+
+claim.abuse(
+  `${page}#streaming-real-events`,
+  "a client that stops reading: the page's alerts handler closes its connection once its socket stayed full (window shortened to 300 ms) while a reading client gets all 20,000 events; a handler without the check keeps the stalled connection",
+  async () => {
+    const set = samples(page, {
+      under: 'streaming-real-events',
+      edit: {
+        'notifications.controller': [
+          ['Date.now() - stalledSince < 5000', 'Date.now() - stalledSince < 300'],
+        ],
+      },
+    });
+    const {NotificationsService} = set.require('notifications.service');
+    const {NotificationsController} = set.require('notifications.controller');
+    const {base, app} = await start([NotificationsController], [NotificationsService]);
+    const stalled = await stalledClient(base, '/notifications/alerts');
+    const reader = await open(`${base}/notifications/alerts`);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await connections(app)).toBe(2);
+    const sent = await burst(app.get(NotificationsService));
+    await reader.wait((text) => (text.match(/event: alert/g) ?? []).length === sent, 10_000);
+    expect(await connections(app)).toBe(1);
+    reader.abort();
+    stalled.destroy();
+    await close?.();
+    close = undefined;
+    // What the check prevents: the plain handler keeps the stalled connection, and its backlog.
+    const plain = notifications();
+    const loose = await start([plain.NotificationsController], [plain.NotificationsService]);
+    const stuck = await stalledClient(loose.base, '/notifications/stream');
+    await new Promise((r) => setTimeout(r, 100));
+    await burst(loose.app.get(plain.NotificationsService));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await connections(loose.app)).toBe(1);
+    stuck.destroy();
+  },
+  30_000,
 );
