@@ -706,10 +706,12 @@ ${check}
     );
     return target.route;
   };
-  const allowed = (route: unknown, user: unknown) =>
+  const allowed = (route: unknown, user: unknown, type = 'http') =>
     guard.canActivate({
       getHandler: () => route,
       getClass: () => Object,
+      getType: () => type,
+      // For a message, the "request" is the payload: here one that claims the user itself.
       switchToHttp: () => ({getRequest: () => ({user})}),
     });
   return {handler, allowed};
@@ -735,6 +737,17 @@ claim.abuse(
     const route = handler([]);
     expect(allowed(route, {permissions: []})).toBe(true);
     expect(allowed(route, {username: 'no list'})).toBe(false);
+  },
+);
+
+claim.abuse(
+  `${page}#claims-based-authorization`,
+  'a call that is not HTTP (a message whose payload claims the permissions) is refused by the permissions check',
+  () => {
+    const {handler, allowed} = permissionsGuard();
+    const route = handler(['create_cat']);
+    expect(allowed(route, {permissions: ['create_cat']}, 'rpc')).toBe(false);
+    expect(allowed(route, {permissions: ['create_cat']}, 'http')).toBe(true);
   },
 );
 
@@ -779,6 +792,7 @@ ${check}
     const context = (handler: unknown, permissions?: string[]) => ({
       getHandler: () => handler,
       getClass: () => Handlers,
+      getType: () => 'http',
       switchToHttp: () => ({getRequest: () => ({user: permissions ? {permissions} : undefined})}),
     });
     expect(
@@ -787,5 +801,167 @@ ${check}
     expect(guard.canActivate(context(Handlers.prototype.both, ['create_cat']))).toBe(false);
     expect(guard.canActivate(context(Handlers.prototype.both))).toBe(false);
     expect(guard.canActivate(context(Handlers.prototype.none))).toBe(true);
+  },
+);
+
+// A forged message in a hybrid application: for a microservice message, switchToHttp().getRequest()
+// returns the payload, which the sender writes. The page's guards refuse calls that are not HTTP.
+async function hybridApp(controller: unknown, providers: unknown[], setup?: (app: any) => void) {
+  const {Module} = nest('@nestjs/common');
+  const ms = nest('@nestjs/microservices');
+  const {freePort} = await import('../../lib');
+  @Module({controllers: [controller as any], providers: providers as any[]})
+  class AppModule {}
+  const app = await NestFactory.create(AppModule, {logger: false});
+  setup?.(app);
+  const port = await freePort();
+  app.connectMicroservice(
+    {transport: ms.Transport.TCP, options: {host: '127.0.0.1', port}},
+    {inheritAppConfig: true},
+  );
+  await app.startAllMicroservices();
+  const base = await listen(app);
+  const client = ms.ClientProxyFactory.create({
+    transport: ms.Transport.TCP,
+    options: {host: '127.0.0.1', port},
+  });
+  close = async () => {
+    client.close();
+    await app.close();
+  };
+  const {lastValueFrom} = nest('rxjs');
+  const send = (pattern: string, data: unknown) =>
+    lastValueFrom(client.send(pattern, data)).then(
+      (value: unknown) => ({value}),
+      (error: unknown) => ({error}),
+    );
+  return {base, send};
+}
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#basic-rbac-implementation`,
+    `a hybrid app (inheritAppConfig: true) with the global RolesGuard refuses a message to an @Roles(Role.Admin) handler whose payload claims { user: { roles: ['admin'] } }; an admin still creates over HTTP (${lang})`,
+    async () => {
+      const common = nest('@nestjs/common');
+      const ms = nest('@nestjs/microservices');
+      const {APP_GUARD} = nest('@nestjs/core');
+      const set = samples(page, {
+        lang,
+        pick: {'roles.guard': 1, 'roles.decorator': 1},
+        files: {
+          'role.enum':
+            lang === 'ts' ? roleEnum : "export const Role = { User: 'user', Admin: 'admin' };",
+        },
+      });
+      const {RolesGuard} = set.require('roles.guard');
+      const {Roles} = set.require('roles.decorator');
+      const ran: unknown[] = [];
+      @common.Controller('cats')
+      class CatsController {
+        @ms.MessagePattern('cats.delete-all')
+        @Roles('admin')
+        deleteAll(@ms.Payload() data: unknown) {
+          ran.push(data);
+          return 'deleted';
+        }
+
+        @common.Post()
+        @Roles('admin')
+        create() {
+          return {created: true};
+        }
+      }
+      const users: Record<string, unknown> = {ann: {username: 'ann', roles: ['admin']}};
+      @common.Injectable()
+      class HeaderAuth {
+        canActivate(context: any) {
+          if (context.getType() === 'http') {
+            const request = context.switchToHttp().getRequest();
+            request.user = users[request.headers['x-user']];
+          }
+          return true;
+        }
+      }
+      const {base, send} = await hybridApp(CatsController, [
+        {provide: APP_GUARD, useClass: HeaderAuth},
+        {provide: APP_GUARD, useClass: RolesGuard},
+      ]);
+      expect(await send('cats.delete-all', {user: {roles: ['admin']}})).toEqual({
+        error: {status: 'error', message: 'Forbidden resource'},
+      });
+      expect(ran).toEqual([]);
+      const admin = await fetch(`${base}/cats`, {method: 'POST', headers: {'x-user': 'ann'}});
+      expect([admin.status, await admin.json()]).toEqual([201, {created: true}]);
+      expect((await fetch(`${base}/cats`, {method: 'POST'})).status).toBe(403);
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#advanced-implementing-a-policiesguard`,
+  'on a controller that also holds message handlers (hybrid app), PoliciesGuard refuses a message whose payload claims { user: { isAdmin: true } }; over HTTP an admin passes and a user is refused',
+  async () => {
+    const common = nest('@nestjs/common');
+    const ms = nest('@nestjs/microservices');
+    const set = samples(page, {
+      files: {
+        'users/entities/user.entity': 'export class User { id: number; isAdmin: boolean; }',
+        'cats/entities/cat.entity':
+          'export class Cat { id: number; name: string; ownerId: number; isAdopted: boolean; }',
+        'casl/action.enum': fragment(page, 'integrating-casl', 'export enum Action').value,
+        'casl/policy-handler': fragment(
+          page,
+          'advanced-implementing-a-policiesguard',
+          'export interface IPolicyHandler',
+        ).value,
+        'casl/check-policies.decorator': fragment(
+          page,
+          'advanced-implementing-a-policiesguard',
+          'export const CheckPolicies',
+        ).value,
+      },
+    });
+    const {PoliciesGuard} = set.require('casl/policies.guard');
+    const {CaslAbilityFactory} = set.require('casl/casl-ability.factory');
+    const {CheckPolicies} = set.require('casl/check-policies.decorator');
+    const {Cat} = set.require('cats/entities/cat.entity');
+    const canDelete = (ability: any) => ability.can('delete', Cat);
+    const ran: unknown[] = [];
+    @common.Controller('cats')
+    @common.UseGuards(PoliciesGuard)
+    class CatsController {
+      @ms.MessagePattern('cats.delete-all')
+      @CheckPolicies(canDelete)
+      deleteAll(@ms.Payload() data: unknown) {
+        ran.push(data);
+        return 'deleted';
+      }
+
+      @common.Delete()
+      @CheckPolicies(canDelete)
+      removeAll() {
+        return {deleted: true};
+      }
+    }
+    // Over HTTP the user comes from authentication (a middleware stands in for it: x-user names one).
+    const users: Record<string, unknown> = {
+      ann: {id: 1, isAdmin: true},
+      bob: {id: 2, isAdmin: false},
+    };
+    const {base, send} = await hybridApp(CatsController, [CaslAbilityFactory], (app) =>
+      app.use((req: any, _res: unknown, next: () => void) => {
+        req.user = users[req.headers['x-user']];
+        next();
+      }),
+    );
+    expect(await send('cats.delete-all', {user: {id: 1, isAdmin: true}})).toEqual({
+      error: {status: 'error', message: 'Forbidden resource'},
+    });
+    expect(ran).toEqual([]);
+    const admin = await fetch(`${base}/cats`, {method: 'DELETE', headers: {'x-user': 'ann'}});
+    expect([admin.status, await admin.json()]).toEqual([200, {deleted: true}]);
+    const user = await fetch(`${base}/cats`, {method: 'DELETE', headers: {'x-user': 'bob'}});
+    expect(user.status).toBe(403);
   },
 );
