@@ -5,7 +5,7 @@
  * contents).
  */
 import {expect} from 'vitest';
-import {claim, freePort, samples, nest, listen} from '../../lib';
+import {claim, expectOutput, freePort, samples, nest, listen} from '../../lib';
 
 const page = 'docs/recipes/mongodb.md';
 const {Test} = nest('@nestjs/testing');
@@ -282,6 +282,53 @@ claim.abuse(
       expect(fromBody).not.toHaveProperty('isAdmin');
     } finally {
       await moduleRef.close();
+      mongoose.deleteModel('Cat');
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#model-injection`,
+  'with sanitizeFilter, ?breed[$ne]=x never reaches the server: findByBreed() rejects at once with the CastError shown, a 500 for a controller that passes the query value on',
+  async () => {
+    const byBreed = `
+  import { Controller, Get, Query } from '@nestjs/common';
+  import { CatsService } from './cats.service';
+  @Controller('cats')
+  export class CatsController {
+    constructor(private readonly catsService: CatsService) {}
+    @Get()
+    findByBreed(@Query('breed') breed: string) {
+      return this.catsService.findByBreed(breed);
+    }
+    @Get('error')
+    async error(@Query('breed') breed: string) {
+      try {
+        await this.catsService.findByBreed(breed);
+        return { error: null };
+      } catch (error) {
+        return { error: \`\${error.name}: \${error.message}\` };
+      }
+    }
+  }`;
+    const set = samples(page, {files: {'cats.controller': byBreed}, edit: instanceImport});
+    const {CatsModule} = set.require('cats.module');
+    const moduleRef = await Test.createTestingModule({imports: [CatsModule]})
+      .overrideProvider('DATABASE_CONNECTION')
+      .useValue(mongoose)
+      .compile();
+    const app = moduleRef.createNestApplication(undefined, {logger: false});
+    try {
+      const base = await listen(app);
+      const started = Date.now();
+      const {error} = await (await fetch(`${base}/cats/error?breed[$ne]=x`)).json();
+      // No server here: a query that got past the cast would wait for a connection instead.
+      expect(Date.now() - started).toBeLessThan(1000);
+      expectOutput(page, 'mongodb-cast-error', error);
+      const response = await fetch(`${base}/cats?breed[$ne]=x`);
+      expect(response.status).toBe(500);
+    } finally {
+      await app.close();
       mongoose.deleteModel('Cat');
     }
   },
