@@ -164,7 +164,7 @@ claim(
 
 claim.abuse(
   `${page}#model-injection`,
-  "?breed[$ne]=x reaches findByBreed() as { $ne: 'x' }; the page's sanitizeFilter makes the query compare it as a value ($eq), where it would otherwise match every other breed",
+  "?breed[$ne]=x reaches findByBreed() as { $ne: 'x' }; the page's sanitizeFilter wraps it in $eq (no longer an operator), where it would otherwise match every other breed",
   async () => {
     const byBreed = `
   import { Controller, Get, Query } from '@nestjs/common';
