@@ -106,6 +106,25 @@ claim(
   },
 );
 
+claim.abuse(
+  `${page}#changing-the-value`,
+  "a user whose roles is a string ('nonadmin') sees the masked value: the check takes only an array of roles",
+  async () => {
+    const started = await catsApp(extraType, {}, ({req}: any) => {
+      req.user = req.headers['x-role-string'] ? {roles: req.headers['x-role-string']} : undefined;
+      return {req};
+    });
+    try {
+      const forged = await gql(`${started.base}/graphql`, '{ extras { secret } }', undefined, {
+        'x-role-string': 'nonadmin',
+      });
+      expect(forged.body).toEqual({data: {extras: [{secret: '************1111'}]}});
+    } finally {
+      await started.close();
+    }
+  },
+);
+
 claim(
   `${page}#changing-the-value`,
   'without next() the own value is used; a throw is a field error with null; a second next() fails with "next() called multiple times"',

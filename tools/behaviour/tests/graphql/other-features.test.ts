@@ -105,7 +105,9 @@ export class Extra {
           context: ({req: request}: any) => {
             request.user = request.headers['x-roles']
               ? {roles: String(request.headers['x-roles']).split(',')}
-              : undefined;
+              : request.headers['x-roles-string']
+                ? {roles: String(request.headers['x-roles-string'])}
+                : undefined;
             return {req: request};
           },
         }),
@@ -165,6 +167,21 @@ export class Extra {
         (await gql(url(), '{ admin }', undefined, {'x-roles': 'user'})).body.errors[0].extensions
           .code,
       ).toBe('FORBIDDEN');
+    },
+  );
+
+  claim.abuse(
+    `${page}#execution-context`,
+    "RolesGuard: a user whose roles is the string 'nonadmin' is refused (no substring match); a message whose payload claims { user: { roles: ['admin'] } } is refused",
+    async () => {
+      const forged = await gql(url(), '{ admin }', undefined, {'x-roles-string': 'nonadmin'});
+      expect(forged.body.errors[0].extensions.code).toBe('FORBIDDEN');
+      // The guard on a microservice message: the first argument of the call is the payload.
+      const {ExecutionContextHost} = nest('@nestjs/core/helpers/execution-context-host');
+      const {RolesGuard} = set.require('common/guards/roles.guard');
+      const message = new ExecutionContextHost([{user: {roles: ['admin']}}, {}]);
+      message.setType('rpc');
+      expect(new RolesGuard().canActivate(message)).toBe(false);
     },
   );
 
