@@ -375,26 +375,54 @@ claim(
 
 claim(
   `${page}#using-axios-directly`,
-  'axiosRef returns promises, and its interceptors apply to the HttpService observables too',
+  "axiosRef returns promises, and the interceptor that the page's CatsService attaches in onModuleInit() applies to the HttpService observables too",
   async () => {
-    const moduleRef = await Test.createTestingModule({
-      imports: [HttpModule.register({})],
-    }).compile();
-    const httpService = moduleRef.get(HttpService);
-    const code = fragment(page, 'using-axios-directly', 'axiosRef.interceptors')
+    const code = fragment(page, 'using-axios-directly', 'axiosRef.get')
       .value.replace(/<Breed\[\]>/g, '')
       .split('https://api.example.com/breeds')
       .join(`${targetUrl}/breeds`);
+    const {CatsService} = compileModule<any>(`
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpService } from '@nestjs/axios';
+${fragment(page, 'using-axios-directly', 'onModuleInit()').value}
+`);
+    const moduleRef = await Test.createTestingModule({
+      imports: [HttpModule.register({})],
+      providers: [CatsService],
+    }).compile();
+    await moduleRef.init();
+    const httpService = moduleRef.get(HttpService);
     const run = new Function(
       'self',
       `return (async function () { ${code}; return response; }).call(self);`,
     );
     const response = await run({httpService});
     expect(response.data).toEqual(breeds);
+    expect(hits[hits.length - 1].headers['x-request-source']).toBe('cats-service');
     await new Promise((resolve) =>
       httpService.get(`${targetUrl}/breeds`).subscribe({complete: resolve}),
     );
     expect(hits[hits.length - 1].headers['x-request-source']).toBe('cats-service');
+    // Attached once: three requests later, the instance still holds one request interceptor.
+    expect(httpService.axiosRef.interceptors.request.handlers.filter(Boolean)).toHaveLength(1);
+    await moduleRef.close();
+  },
+);
+
+claim(
+  `${page}#using-axios-directly`,
+  'every use() adds an interceptor: a use() inside a method that runs per request leaves one more on the instance after each call',
+  async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [HttpModule.register({})],
+    }).compile();
+    const httpService = moduleRef.get(HttpService);
+    const perRequest = async () => {
+      httpService.axiosRef.interceptors.request.use((config: any) => config);
+      await httpService.axiosRef.get(`${targetUrl}/breeds`);
+    };
+    for (let i = 0; i < 3; i += 1) await perRequest();
+    expect(httpService.axiosRef.interceptors.request.handlers.filter(Boolean)).toHaveLength(3);
     await moduleRef.close();
   },
 );
