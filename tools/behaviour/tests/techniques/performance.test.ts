@@ -2,7 +2,12 @@ import {IncomingMessage, ServerResponse} from 'node:http';
 import {gunzipSync} from 'node:zlib';
 import {afterEach, expect} from 'vitest';
 import {applyEdits, claim, compileModule, fragment, listen, nest, samples} from '../../lib';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {expectOutput} from '../../lib';
 import {bootMain} from './_boot';
+import {startChild} from './_child-app';
 
 const {Module, Controller, Get, Post, Body, Ip, Redirect} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -383,5 +388,99 @@ claim(
     );
     const response = await fetch(`${base}/cats`);
     expect(response.headers.get('x-served-by')).toBe('nest-fastify');
+  },
+);
+
+/** A folder for a child script (removed afterwards). */
+async function inChildFolder(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'behaviour-performance-'));
+  try {
+    await body(dir);
+  } finally {
+    rmSync(dir, {recursive: true, force: true});
+  }
+}
+
+claim(
+  `${page}#adapter`,
+  'every Fastify application of Nest 8.4.7 prints the fastify-formbody deprecation warning shown at startup',
+  async () => {
+    await inChildFolder(async (dir) => {
+      const child = startChild(
+        dir,
+        'fastify-start.js',
+        `
+const { Module } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { FastifyAdapter } = require('@nestjs/platform-fastify');
+class AppModule {}
+Module({})(AppModule);
+NestFactory.create(AppModule, new FastifyAdapter(), { logger: false }).then(async (app) => {
+  await app.listen(0, '127.0.0.1');
+  console.log('LISTENING');
+  await app.close();
+});`,
+      );
+      try {
+        await child.waitFor(/LISTENING/);
+        const line = child.output().match(/\[FST_MODULE_DEP_FASTIFY-FORMBODY\][^\n]*/)?.[0] ?? '';
+        expectOutput(page, 'formbody-warning', line);
+      } finally {
+        await child.stop();
+      }
+    });
+  },
+);
+
+claim.failure(
+  `${page}#adapter`,
+  'without @nestjs/platform-express, createNestApplication() with no adapter (the generated e2e test) ends the test process; with the Fastify adapter, init() and ready() it answers requests',
+  async () => {
+    const script = (withAdapter: boolean) => `
+const Module = require('module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  // The package removed from the dependencies.
+  if (request === '@nestjs/platform-express') {
+    const error = new Error("Cannot find module '@nestjs/platform-express'");
+    error.code = 'MODULE_NOT_FOUND';
+    throw error;
+  }
+  return resolve.call(this, request, ...rest);
+};
+const { Controller, Get, Module: NestModule } = require('@nestjs/common');
+const { Test } = require('@nestjs/testing');
+const { FastifyAdapter } = require('@nestjs/platform-fastify');
+class CatsController { findAll() { return ['Tom']; } }
+Controller('cats')(CatsController);
+Get()(CatsController.prototype, 'findAll', Object.getOwnPropertyDescriptor(CatsController.prototype, 'findAll'));
+class AppModule {}
+NestModule({ controllers: [CatsController] })(AppModule);
+(async () => {
+  const moduleFixture = await Test.createTestingModule({ imports: [AppModule] }).compile();
+  const app = ${withAdapter ? 'moduleFixture.createNestApplication(new FastifyAdapter())' : 'moduleFixture.createNestApplication()'};
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  await app.listen(0, '127.0.0.1');
+  const response = await fetch('http://127.0.0.1:' + app.getHttpServer().address().port + '/cats');
+  console.log('ANSWER ' + response.status + ' ' + (await response.text()));
+  await app.close();
+})();`;
+    await inChildFolder(async (dir) => {
+      const bare = startChild(dir, 'e2e-bare.js', script(false));
+      try {
+        expect(await bare.exited()).toEqual({code: 1, signal: null});
+        expect(bare.output()).toContain('The "@nestjs/platform-express" package is missing');
+        expect(bare.output()).not.toContain('ANSWER');
+      } finally {
+        await bare.stop();
+      }
+      const fastifyApp = startChild(dir, 'e2e-fastify.js', script(true));
+      try {
+        await fastifyApp.waitFor(/ANSWER 200 \["Tom"\]/);
+      } finally {
+        await fastifyApp.stop();
+      }
+    });
   },
 );
