@@ -2,7 +2,8 @@ import {afterAll, afterEach, beforeAll, describe, expect} from 'vitest';
 import {mkdtempSync, mkdirSync, writeFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {claim, samples, fragment, compileModule, nest, memoryLogger} from '../../lib';
+import {claim, samples, fragment, compileModule, nest, memoryLogger, expectOutput} from '../../lib';
+import {startChild} from './_child-app';
 
 const {Module} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -375,3 +376,35 @@ describe('Abuse cases and failure modes', () => {
     },
   );
 });
+
+claim(
+  `${page}#fastify`,
+  'fastify-static 4.7.0, what ^4 installs, prints the deprecation warning shown when useStaticAssets() loads it, and serves the file',
+  async () => {
+    const child = startChild(
+      root,
+      'fastify-static-start.js',
+      `
+const { Module } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { FastifyAdapter } = require('@nestjs/platform-fastify');
+const { join } = require('path');
+class AppModule {}
+Module({})(AppModule);
+NestFactory.create(AppModule, new FastifyAdapter(), { logger: false }).then(async (app) => {
+  app.useStaticAssets({ root: join(__dirname, 'public'), prefix: '/public/' });
+  await app.listen(0, '127.0.0.1');
+  const response = await fetch('http://127.0.0.1:' + app.getHttpServer().address().port + '/public/styles.css');
+  console.log('SERVED ' + response.status);
+  await app.close();
+});`,
+    );
+    try {
+      await child.waitFor(/SERVED 200/);
+      const line = child.output().match(/\[FST_MODULE_DEP_FASTIFY-STATIC\][^\n]*/)?.[0] ?? '';
+      expectOutput(page, 'fastify-static-warning', line);
+    } finally {
+      await child.stop();
+    }
+  },
+);
