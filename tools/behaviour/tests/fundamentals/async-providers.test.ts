@@ -2,7 +2,16 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, expect} from 'vitest';
-import {claim, fragment, compileModule, memoryLogger, nest, service, type Service} from '../../lib';
+import {
+  claim,
+  fragment,
+  compileModule,
+  memoryLogger,
+  nest,
+  service,
+  applyEdits,
+  type Service,
+} from '../../lib';
 import {closedPort, compileInto, plain, runScript, silentServer} from './_support';
 
 const {Module, Injectable, Inject} = nest('@nestjs/common');
@@ -137,12 +146,13 @@ claim.failure(
 async function withUrl<T>(
   url: string | undefined,
   run: (create: (logger?: unknown) => Promise<unknown>) => Promise<T>,
+  source = databaseModule(),
 ): Promise<T> {
   const previous = process.env.DATABASE_URL;
   if (url === undefined) delete process.env.DATABASE_URL;
   else process.env.DATABASE_URL = url;
   try {
-    const {DatabaseModule} = compileModule(databaseModule(), 'async-database.module');
+    const {DatabaseModule} = compileModule(source, 'async-database.module');
     @Module({imports: [DatabaseModule]})
     class AppModule {}
     return await run((logger = false) =>
@@ -191,22 +201,59 @@ claim.failure(
   },
 );
 
+/** The page's module without its connectTimeoutMS (as a reader who leaves it out writes it). */
+const withoutTimeout = () =>
+  applyEdits('database.module', databaseModule(), [
+    [/\n\s*\/\/ Give up on a host[^\n]*\n\s*connectTimeoutMS: 5000,/, ''],
+  ]);
+
 claim.failure(
   `${page}#when-the-factory-fails`,
-  'a database host that accepts the connection and never answers: NestFactory.create() neither resolves nor rejects, and no error is logged, only no "DatabaseModule dependencies initialized" line',
+  'a database host that accepts the connection and never answers: the page\'s factory (connectTimeoutMS, here 1000 instead of 5000) makes NestFactory.create() reject with "Connection terminated due to connection timeout"',
+  async () => {
+    const silent = await silentServer();
+    try {
+      const url = `postgres://postgres@127.0.0.1:${silent.port}/postgres`;
+      const started = Date.now();
+      const source = applyEdits('database.module', databaseModule(), [
+        ['connectTimeoutMS: 5000', 'connectTimeoutMS: 1000'],
+      ]);
+      const outcome = await withUrl(
+        url,
+        (create) =>
+          Promise.race([
+            settle(create()),
+            new Promise((r) => setTimeout(() => r('still pending after 4 s'), 4000)),
+          ]),
+        source,
+      );
+      expect((outcome as Error)?.message).toBe('Connection terminated due to connection timeout');
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await silent.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#when-the-factory-fails`,
+  'the same host without connectTimeoutMS: NestFactory.create() neither resolves nor rejects, and no error is logged, only no "DatabaseModule dependencies initialized" line',
   async () => {
     const silent = await silentServer();
     const logs = memoryLogger();
     try {
       const url = `postgres://postgres@127.0.0.1:${silent.port}/postgres`;
-      const outcome = await withUrl(url, (create) =>
-        Promise.race([
-          create(logs.logger).then(
-            () => 'resolved',
-            () => 'rejected',
-          ),
-          new Promise((r) => setTimeout(() => r('still pending after 2 s'), 2000)),
-        ]),
+      const outcome = await withUrl(
+        url,
+        (create) =>
+          Promise.race([
+            create(logs.logger).then(
+              () => 'resolved',
+              () => 'rejected',
+            ),
+            new Promise((r) => setTimeout(() => r('still pending after 2 s'), 2000)),
+          ]),
+        withoutTimeout(),
       );
       expect(outcome).toBe('still pending after 2 s');
       expect(logs.lines.filter((line) => line.level === 'error')).toEqual([]);
