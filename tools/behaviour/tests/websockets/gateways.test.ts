@@ -114,8 +114,11 @@ for (const lang of ['ts', 'js'] as const) {
       `a handler that returns undefined does not acknowledge (${lang})`,
       async () => {
         const socket = await ioConnect(url);
-        // The chat handler of #server returns nothing.
-        expect(await emitAck(socket, 'chat', {room: 'nobody', text: 'x'}, 300)).toBe('timeout');
+        // The chat handler of #server returns nothing (its checks pass: the client is in the room).
+        await emitAck(socket, 'join', {room: 'cats'});
+        const exceptions = collect(socket, 'exception', 1, 300);
+        expect(await emitAck(socket, 'chat', {room: 'cats', text: 'x'}, 300)).toBe('timeout');
+        expect(await exceptions).toEqual([]);
         socket.close();
       },
     );
@@ -150,20 +153,52 @@ for (const lang of ['ts', 'js'] as const) {
 
     claim.failure(
       `${page}#acknowledgements`,
-      `identity(null) and identity() send no acknowledgement; 0, false and '' are acknowledged (${lang})`,
+      `a handler that returns null or undefined sends no acknowledgement; 0, false and '' are acknowledged (identity without its type check, ${lang})`,
+      async () => {
+        const {EventsGateway: Unchecked} = samples(page, {
+          under: 'acknowledgements',
+          lang,
+          edit: {'events.gateway': [[/ {4}if \(typeof data !== 'number'\) \{\n.*\n {4}\}\n/, '']]},
+        }).require('events.gateway');
+        const {app: other, url: otherUrl} = await start([Unchecked]);
+        try {
+          const socket = await ioConnect(otherUrl);
+          expect(await emitAck(socket, 'identity', null, 300)).toBe('timeout');
+          const none = await new Promise((resolve) =>
+            socket
+              .timeout(300)
+              .emit('identity', (error: unknown, answer: unknown) =>
+                resolve(error ? 'timeout' : answer),
+              ),
+          );
+          expect(none).toBe('timeout');
+          for (const value of [0, false, ''])
+            expect(await emitAck(socket, 'identity', value)).toBe(value);
+          socket.close();
+        } finally {
+          await other.close();
+        }
+      },
+    );
+
+    claim.abuse(
+      `${page}#handling-messages`,
+      `events and identity refuse a payload of the wrong type with an exception event: a client cannot make the server emit an event of its choosing (${lang})`,
       async () => {
         const socket = await ioConnect(url);
-        expect(await emitAck(socket, 'identity', null, 300)).toBe('timeout');
-        const none = await new Promise((resolve) =>
-          socket
-            .timeout(300)
-            .emit('identity', (error: unknown, answer: unknown) =>
-              resolve(error ? 'timeout' : answer),
-            ),
-        );
-        expect(none).toBe('timeout');
-        for (const value of [0, false, ''])
-          expect(await emitAck(socket, 'identity', value)).toBe(value);
+        const errors = collect(socket, 'exception', 4);
+        const forged = collect(socket, 'chat', 1, 300);
+        const forgery = {event: 'chat', data: {from: 'the server', text: 'forged'}};
+        for (const payload of [forgery, 42]) socket.emit('events', payload);
+        for (const payload of [forgery, '42']) socket.emit('identity', payload);
+        expect(await forged).toEqual([]);
+        expect(await errors).toEqual([
+          {status: 'error', message: 'events expects a string'},
+          {status: 'error', message: 'events expects a string'},
+          {status: 'error', message: 'identity expects a number'},
+          {status: 'error', message: 'identity expects a number'},
+        ]);
+        expect(await emitAck(socket, 'events', 'still here')).toBe('still here');
         socket.close();
       },
     );
@@ -206,6 +241,51 @@ for (const lang of ['ts', 'js'] as const) {
     );
   });
 }
+
+claim.abuse(
+  `${page}#handling-messages`,
+  "{ event: 'disconnect' } as the payload: the page's handlers refuse it and the process serves on; a handler that returns it unchecked ends the process (output reserved-event; in processes of their own)",
+  async () => {
+    for (const checked of [true, false]) {
+      const set = samples(page, {
+        pick: {'events.gateway': 1},
+        edit: checked
+          ? {}
+          : {'events.gateway': [[/ {4}if \(typeof data !== 'string'\) \{\n.*\n {4}\}\n/, '']]},
+      });
+      const child = runChild(
+        set.dir,
+        `reserved-event-${checked ? 'checked' : 'unchecked'}.js`,
+        childApp({
+          requires: "const { EventsGateway } = require('./events.gateway.js');",
+          providers: 'EventsGateway',
+        }),
+      );
+      try {
+        const [, url] = await child.waitFor(/URL (\S+)/);
+        const attacker = await ioConnect(url);
+        const bystander = await ioConnect(url);
+        const errors = collect(attacker, 'exception');
+        attacker.emit('events', {event: 'disconnect'});
+        if (checked) {
+          expect(await errors).toEqual([{status: 'error', message: 'events expects a string'}]);
+          expect(await emitAck(bystander, 'events', 'hello')).toBe('hello');
+          expect(child.alive()).toBe(true);
+        } else {
+          const gone = new Promise((resolve) => bystander.once('disconnect', resolve));
+          expect(await child.exited(5000)).toEqual({code: 1, signal: null});
+          expect(await gone).toBe('transport close');
+          const [line] = child.output().match(/^Error: .*$/m)!;
+          expectOutput(page, 'reserved-event', line);
+        }
+        attacker.close();
+        bystander.close();
+      } finally {
+        await child.stop('SIGKILL');
+      }
+    }
+  },
+);
 
 for (const lang of ['ts', 'js'] as const) {
   claim(
@@ -459,9 +539,28 @@ claim(
   },
 );
 
+/** The page's Example client, run against `url` (its `token` is passed in, the gateways here check none). */
+function exampleClient(url: string, lines: string[], edit?: (code: string) => string) {
+  const fakeConsole = {
+    log: (...args: unknown[]) => lines.push(args.map(String).join(' ')),
+    error: (...args: unknown[]) => lines.push(args.map(String).join(' ')),
+  };
+  const original = fragment(page, 'example', "socket.emit('join'")
+    .value.replace(/^import .*$/m, '')
+    .replace("'http://localhost:3000'", `'${url}'`);
+  const code = edit ? edit(original) : original;
+  if (edit && code === original) throw new Error('the edit of the example changed nothing');
+  const {io} = nest('socket.io-client');
+  return new Function('io', 'console', 'token', `${code}\nreturn socket;`)(
+    io,
+    fakeConsole,
+    'a-token',
+  );
+}
+
 claim(
   `${page}#example`,
-  "the page's client joins cats, is acknowledged, and receives its own chat message in the room",
+  "the page's client joins cats, is acknowledged, then receives its own chat message in the room",
   async () => {
     const {EventsGateway: Join} = samples(page, {pick: {'events.gateway': 2}}).require(
       'events.gateway',
@@ -469,21 +568,84 @@ claim(
     const {EventsGateway: Chat} = samples(page, {under: 'server'}).require('events.gateway');
     const {app, url} = await start([Join, Chat]);
     const lines: string[] = [];
-    const fakeConsole = {
-      log: (...args: unknown[]) => lines.push(args.map(String).join(' ')),
-      error: (...args: unknown[]) => lines.push(args.map(String).join(' ')),
-    };
-    const code = fragment(page, 'example', "socket.emit('join'")
-      .value.replace(/^import .*$/m, '')
-      .replace("'http://localhost:3000'", `'${url}'`);
-    const {io} = nest('socket.io-client');
-    const socket = new Function('io', 'console', `${code}\nreturn socket;`)(io, fakeConsole);
+    const socket = exampleClient(url, lines);
     try {
       await until(() => lines.length >= 2);
-      // The acknowledgement and the room message travel independently: either may arrive first.
-      expect(lines.sort()).toEqual(
-        [`${socket.id}: Hello, cat lovers!`, `Client ${socket.id} joined cats`].sort(),
-      );
+      expect(lines).toEqual([
+        `Client ${socket.id} joined cats`,
+        `${socket.id}: Hello, cat lovers!`,
+      ]);
+    } finally {
+      socket.close();
+      await app.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#example`,
+  "a join that takes a while (a 50 ms lookup): the page's client still chats in the room, because it sends chat from the join's acknowledgement",
+  async () => {
+    const {EventsGateway: Join} = samples(page, {
+      pick: {'events.gateway': 2},
+      edit: {
+        'events.gateway': [
+          [
+            '  ): string {\n    if (!publicRooms',
+            '  ): Promise<string> {\n    await new Promise((done) => setTimeout(done, 50));\n    if (!publicRooms',
+          ],
+          ['  handleJoin(', '  async handleJoin('],
+        ],
+      },
+    }).require('events.gateway');
+    const {EventsGateway: Chat} = samples(page, {under: 'server'}).require('events.gateway');
+    const {app, url} = await start([Join, Chat]);
+    const lines: string[] = [];
+    const socket = exampleClient(url, lines);
+    try {
+      await until(() => lines.length >= 2);
+      await new Promise((done) => setTimeout(done, 100));
+      expect(lines).toEqual([
+        `Client ${socket.id} joined cats`,
+        `${socket.id}: Hello, cat lovers!`,
+      ]);
+    } finally {
+      socket.close();
+      await app.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#example`,
+  "after a reconnection the page's client has a new id and joins cats again from its connect listener, and chats in the room",
+  async () => {
+    const {EventsGateway: Join} = samples(page, {pick: {'events.gateway': 2}}).require(
+      'events.gateway',
+    );
+    const {EventsGateway: Chat} = samples(page, {under: 'server'}).require('events.gateway');
+    const {app, url} = await start([Join, Chat]);
+    const lines: string[] = [];
+    // A short reconnection delay, so that the claim does not wait a second.
+    const socket = exampleClient(url, lines, (code) =>
+      code.replace(
+        'auth: { token } }',
+        'auth: { token }, reconnectionDelay: 20, reconnectionDelayMax: 20 }',
+      ),
+    );
+    try {
+      await until(() => lines.length >= 2);
+      const firstId = socket.id;
+      // The server drops the connection (a network failure, an instance that restarts): transport close.
+      const reason = new Promise((resolve) => socket.once('disconnect', resolve));
+      app.get(Chat).server.sockets.sockets.get(firstId).conn.close();
+      expect(await reason).toBe('transport close');
+      await until(() => lines.length >= 4, 3000);
+      expect(socket.id).not.toBe(firstId);
+      expect(lines.slice(2)).toEqual([
+        `Client ${socket.id} joined cats`,
+        `${socket.id}: Hello, cat lovers!`,
+      ]);
     } finally {
       socket.close();
       await app.close();
@@ -593,13 +755,70 @@ describe('cross-origin clients', () => {
 
   claim.abuse(
     `${page}#cross-origin-clients`,
-    'a handshake without an Origin header is refused too, on both transports',
+    'a WebSocket handshake without an Origin header is refused; a long-polling handshake without one is let through',
     async () => {
-      expect((await pollingHandshake(url)).status).toBe(403);
       expect(await wsHandshake(url)).toEqual({status: 400, body: 'Forbidden'});
-      expect(await tryClient(url, 'polling')).toBe('xhr poll error');
       expect(await tryClient(url, 'websocket')).toBe('websocket error');
+      expect((await pollingHandshake(url)).status).toBe(200);
+      expect(await tryClient(url, 'polling')).toBe('connected');
     },
+  );
+
+  claim(
+    `${page}#cross-origin-clients`,
+    'Chromium, on a page the server serves itself with its origin in allowedOrigins: its long-polling handshake carries no Origin, and the client connects with the default transports',
+    async () => {
+      const {Controller, Get, Header} = nest('@nestjs/common');
+      const {chromium} = await import('playwright-core');
+      const {chromePath, chromiumArgs} = await import('../../../../scripts/chromium.mjs');
+      const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      const {ChatGateway: SameOrigin} = samples(page, {
+        under: 'cross-origin-clients',
+        edit: {
+          'chat.gateway': [
+            ["['http://localhost:4200']", `['http://localhost:4200', '${origin}']`],
+            // Records what the browser sent, before the page's check runs.
+            [
+              '    const origin = req.headers.origin;\n',
+              "    const origin = req.headers.origin;\n    (globalThis as any).seenOrigins.push(`${req.headers.upgrade ? 'websocket' : 'polling'} ${origin}`);\n",
+            ],
+          ],
+        },
+      }).require('chat.gateway');
+      const seen: string[] = [];
+      (globalThis as any).seenOrigins = seen;
+      @Controller()
+      class PageController {
+        @Get()
+        @Header('Content-Type', 'text/html')
+        page() {
+          return `<script src="/socket.io/socket.io.js"></script><script>
+            const socket = io('/chat', { reconnection: false });
+            socket.on('connect', () => { window.result = 'connected'; });
+            socket.on('connect_error', (error) => { window.result = error.message; });
+          </script>`;
+        }
+      }
+      @Module({controllers: [PageController], providers: [SameOrigin]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, {logger: false});
+      await app.listen(port, '127.0.0.1');
+      const browser = await chromium.launch({executablePath: chromePath, args: chromiumArgs});
+      try {
+        const tab = await browser.newPage();
+        await tab.goto(origin);
+        await tab.waitForFunction(() => (window as any).result, null, {timeout: 5000});
+        expect(await tab.evaluate(() => (window as any).result)).toBe('connected');
+        // The handshake (polling, no Origin), then the upgrade of that session (with Origin: it carries a sid,
+        // so allowRequest does not run for it).
+        expect(seen[0]).toBe('polling undefined');
+      } finally {
+        await browser.close();
+        await app.close();
+      }
+    },
+    20_000,
   );
 
   claim(
@@ -644,9 +863,11 @@ describe('authenticating connections', () => {
   const {JwtService} = nest('@nestjs/jwt');
   const {WebSocketGateway, SubscribeMessage, ConnectedSocket} = nest('@nestjs/websockets');
   const {io} = nest('socket.io-client');
-  const secret = 'a-secret-for-the-bench';
+  const secret = 'a-secret-for-the-bench-of-32-chars-or-more';
   const jwt = new JwtService({secret});
-  const sign = (payload: object, options: object = {}) => jwt.sign(payload, options);
+  // Tokens expire after 60 s, as the authentication chapter signs them, unless the payload says otherwise.
+  const sign = (payload: object, options: object = {}) =>
+    jwt.sign(payload, 'exp' in payload ? options : {expiresIn: '60s', ...options});
   // whoami() records who it answered: a visible edit of the page's handler, so that a claim can show that
   // a refused client reached no handler.
   const handled: string[] = [];
@@ -660,15 +881,21 @@ describe('authenticating connections', () => {
     ] as [string, string][],
   };
   /** The page's module and gateway, with JWT_SECRET as given while the module loads. */
-  function pageModule(jwtSecret: string | undefined, lang: 'ts' | 'js' = 'ts') {
+  function pageModule(
+    jwtSecret: string | undefined,
+    lang: 'ts' | 'js' = 'ts',
+    extra: [string, [RegExp | string, string]][] = [],
+  ) {
     // The module has no JavaScript half (it has no types): the JavaScript set takes the page's module as it is.
     const moduleSource = samples(page, {under: 'authenticating-connections'}).sources.get(
       'events.module',
     )!;
+    const edit: Record<string, [RegExp | string, string][]> = lang === 'ts' ? {...countCalls} : {};
+    for (const [file, replacement] of extra) edit[file] = [...(edit[file] ?? []), replacement];
     const set = samples(page, {
       under: 'authenticating-connections',
       lang,
-      edit: lang === 'ts' ? countCalls : {},
+      edit,
       files: lang === 'js' ? {'events.module': moduleSource} : {},
     });
     const before = process.env.JWT_SECRET;
@@ -764,7 +991,7 @@ describe('authenticating connections', () => {
     `${page}#authenticating-connections`,
     'a token signed with another secret is refused',
     async () => {
-      const forged = new JwtService({secret: 'guessed'}).sign({sub: 'alice'});
+      const forged = new JwtService({secret: 'guessed'}).sign({sub: 'alice'}, {expiresIn: '60s'});
       expect(await whoami({auth: {token: forged}})).toBe('connect_error: Unauthorized');
     },
   );
@@ -795,17 +1022,57 @@ describe('authenticating connections', () => {
 
   claim.abuse(
     `${page}#authenticating-connections`,
-    'the middleware runs once: a token that expires while the client is connected keeps being served',
+    "a token that expires while the client is connected: handleConnection()'s timer disconnects it (io server disconnect), no reconnection follows; a new token in socket.auth and connect() bring it back",
     async () => {
       const exp = Math.floor(Date.now() / 1000) + 1;
       const socket = await ioConnect(url, {auth: {token: sign({sub: 'alice', exp})}});
       try {
-        await new Promise((resolve) => setTimeout(resolve, exp * 1000 - Date.now() + 100));
-        expect(Date.now()).toBeGreaterThan(exp * 1000);
+        expect(await emitAck(socket, 'whoami', null)).toBe('alice');
+        const reason = await new Promise((resolve) => socket.once('disconnect', resolve));
+        expect(reason).toBe('io server disconnect');
+        expect(Date.now()).toBeGreaterThanOrEqual(exp * 1000 - 20);
+        expect(Date.now()).toBeLessThan(exp * 1000 + 500);
+        expect(socket.active).toBe(false);
+        socket.auth.token = sign({sub: 'alice'});
+        const back = new Promise((resolve) => socket.once('connect', resolve));
+        socket.connect();
+        await back;
         expect(await emitAck(socket, 'whoami', null)).toBe('alice');
       } finally {
         socket.close();
       }
+    },
+  );
+
+  claim.abuse(
+    `${page}#authenticating-connections`,
+    'a validly signed token without exp, or one that expires in 30 days (beyond what setTimeout() waits), is disconnected at once, before any message is answered',
+    async () => {
+      handled.length = 0;
+      const thirtyDays = Math.floor(Date.now() / 1000) + 30 * 24 * 3600;
+      for (const token of [jwt.sign({sub: 'mallory'}), sign({sub: 'mallory', exp: thirtyDays})]) {
+        const socket = io(url, {
+          auth: {token},
+          transports: ['websocket'],
+          forceNew: true,
+          reconnection: false,
+        });
+        // The client asks as soon as it is connected; the disconnect comes first.
+        const answer = new Promise((resolve) =>
+          socket.once('connect', () =>
+            socket
+              .timeout(300)
+              .emit('whoami', null, (error: unknown, value: unknown) =>
+                resolve(error ? 'timeout' : value),
+              ),
+          ),
+        );
+        const reason = new Promise((resolve) => socket.once('disconnect', resolve));
+        expect(await reason).toBe('io server disconnect');
+        expect(await answer).toBe('timeout');
+        socket.close();
+      }
+      expect(handled).toEqual([]);
     },
   );
 
@@ -842,19 +1109,41 @@ describe('authenticating connections', () => {
 
   claim.failure(
     `${page}#authenticating-connections`,
-    'JWT_SECRET not set: every client is refused, one with a correctly signed token too',
+    'JWT_SECRET unset, empty or shorter than 32 characters: the module refuses to load, with the message of its check',
     async () => {
-      const {app: unset, url: unsetUrl} = await (async () => {
-        const created = await NestFactory.create(pageModule(undefined), {logger: false});
-        return {app: created, url: await listen(created)};
-      })();
-      try {
-        expect(await whoami({auth: {token: sign({sub: 'alice'})}}, unsetUrl)).toBe(
-          'connect_error: Unauthorized',
+      for (const value of [undefined, '', 'short-secret'])
+        expect(() => pageModule(value)).toThrow(
+          'Set JWT_SECRET to a random value of at least 32 characters',
         );
-        expect(await whoami({}, unsetUrl)).toBe('connect_error: Unauthorized');
-      } finally {
-        await unset.close();
+    },
+  );
+
+  claim.failure(
+    `${page}#authenticating-connections`,
+    "without the module's check and with JWT_SECRET unset, the gateway's algorithms: ['HS256'] still refuses an unsigned token (alg: none), which jsonwebtoken accepts without it",
+    async () => {
+      const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const unsigned = `${part({alg: 'none', typ: 'JWT'})}.${part({sub: 'admin', exp: Math.floor(Date.now() / 1000) + 60})}.`;
+      for (const algorithms of [true, false]) {
+        const edits: [string, [RegExp, string]][] = [
+          ['events.module', [/\nif \(!secret[\s\S]*?\n\}\n/, '\n']],
+        ];
+        if (!algorithms)
+          edits.push(['events.gateway', [/, \{\n\s*algorithms: \['HS256'\],\n\s*\}\)/, ')']]);
+        const EventsModule = pageModule(undefined, 'ts', edits);
+        const created = await NestFactory.create(EventsModule, {logger: false});
+        const unsetUrl = await listen(created);
+        try {
+          expect(await whoami({auth: {token: unsigned}}, unsetUrl)).toBe(
+            algorithms ? 'connect_error: Unauthorized' : 'admin',
+          );
+          // A token signed with some secret is refused either way: there is none to check it against.
+          expect(await whoami({auth: {token: sign({sub: 'alice'})}}, unsetUrl)).toBe(
+            'connect_error: Unauthorized',
+          );
+        } finally {
+          await created.close();
+        }
       }
     },
   );
@@ -867,7 +1156,7 @@ describe('authenticating connections', () => {
       const jsUrl = await listen(created);
       try {
         expect(await whoami({}, jsUrl)).toBe('connect_error: Unauthorized');
-        const forged = new JwtService({secret: 'guessed'}).sign({sub: 'alice'});
+        const forged = new JwtService({secret: 'guessed'}).sign({sub: 'alice'}, {expiresIn: '60s'});
         expect(await whoami({auth: {token: forged}}, jsUrl)).toBe('connect_error: Unauthorized');
         expect(await whoami({auth: {token: sign({sub: 'bob'})}}, jsUrl)).toBe('bob');
       } finally {
@@ -1029,7 +1318,7 @@ claim.failure(
 
 claim.abuse(
   `${page}#handling-messages`,
-  "join trusts the room name: bob joins alice's room, and the room named after her id, and receives what is sent to them",
+  "join refuses a room outside the list: a private room, the room named after alice's id, an array of rooms; bob receives nothing sent to them",
   async () => {
     const {EventsGateway: Join} = samples(page, {pick: {'events.gateway': 2}}).require(
       'events.gateway',
@@ -1039,18 +1328,20 @@ claim.abuse(
     try {
       const alice = await ioConnect(url);
       const bob = await ioConnect(url);
-      await emitAck(alice, 'join', {room: 'alice-private'});
-      expect(await emitAck(bob, 'join', {room: 'alice-private'})).toBe(
-        `Client ${bob.id} joined alice-private`,
+      const errors = collect(bob, 'exception', 3);
+      const acks = await Promise.all(
+        ['alice-private', alice.id, ['cats', alice.id]].map((room) =>
+          emitAck(bob, 'join', {room}, 300),
+        ),
       );
-      const atBob = collect(bob, 'chat');
-      alice.emit('chat', {room: 'alice-private', text: 'my secret'});
-      expect(await atBob).toEqual([{from: alice.id, text: 'my secret'}]);
-      // The room named after alice's id, meant for her alone, is open too.
-      await emitAck(bob, 'join', {room: alice.id});
-      const alsoAtBob = collect(bob, 'chat');
-      alice.emit('chat', {room: alice.id, text: 'note to self'});
-      expect(await alsoAtBob).toEqual([{from: alice.id, text: 'note to self'}]);
+      expect(acks).toEqual(['timeout', 'timeout', 'timeout']);
+      expect(await errors).toEqual(Array(3).fill({status: 'error', message: 'Unknown room'}));
+      // Whatever the server sends to alice's own room reaches alice only.
+      const atBob = collect(bob, 'private', 1, 300);
+      const atAlice = collect(alice, 'private');
+      app.get(Chat).server.to(alice.id).emit('private', 'for alice only');
+      expect(await atAlice).toEqual(['for alice only']);
+      expect(await atBob).toEqual([]);
       alice.close();
       bob.close();
     } finally {
@@ -1096,22 +1387,32 @@ describe('server', () => {
 
   claim.abuse(
     `${page}#server`,
-    "a chat message without a payload: the client gets 'Internal server error', Nest logs the TypeError, the next message works",
+    'a chat without payload, with a text over 500 characters or a text that is not a string: an exception event, the room receives nothing, nothing is logged',
     async () => {
-      const socket = await ioConnect(url);
-      const errors = collect(socket, 'exception');
-      socket.emit('chat');
-      expect(await errors).toEqual([{status: 'error', message: 'Internal server error'}]);
-      expect(
-        memory.lines.some(
-          (line) =>
-            line.level === 'error' &&
-            line.context === 'WsExceptionsHandler' &&
-            /room/.test(line.message),
-        ),
-      ).toBe(true);
-      expect(await emitAck(socket, 'join', {room: 'dogs'})).toBe(`Client ${socket.id} joined dogs`);
-      socket.close();
+      const member = await ioConnect(url);
+      const sender = await ioConnect(url);
+      for (const socket of [member, sender]) await emitAck(socket, 'join', {room: 'cats'});
+      const atMember = collect(member, 'chat', 1, 300);
+      const errors = collect(sender, 'exception', 4);
+      const linesBefore = memory.lines.length;
+      sender.emit('chat');
+      sender.emit('chat', {room: 'cats', text: 'x'.repeat(501)});
+      sender.emit('chat', {room: 'cats', text: {big: 'x'.repeat(10_000)}});
+      sender.emit('chat', {room: 'cats'});
+      expect(await errors).toEqual(
+        Array(4).fill({
+          status: 'error',
+          message: 'text must be a string of at most 500 characters',
+        }),
+      );
+      expect(await atMember).toEqual([]);
+      expect(memory.lines.slice(linesBefore).filter((line) => line.level === 'error')).toEqual([]);
+      // 500 characters pass.
+      const relayed = collect(member, 'chat');
+      sender.emit('chat', {room: 'cats', text: 'y'.repeat(500)});
+      expect(await relayed).toEqual([{from: sender.id, text: 'y'.repeat(500)}]);
+      member.close();
+      sender.close();
     },
   );
 });
