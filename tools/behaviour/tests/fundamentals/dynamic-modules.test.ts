@@ -3,7 +3,7 @@ import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, expect} from 'vitest';
-import {claim, samples, fragment, nest, applyEdits} from '../../lib';
+import {claim, samples, fragment, nest, applyEdits, compileModule} from '../../lib';
 
 const {Module, Injectable, Inject} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -445,38 +445,109 @@ claim(
   },
 );
 
+/** The page's CatsApiModule (HttpModule.registerAsync with the ConfigModule of the page) reading `folder`. */
+function catsApiModule(folder: string) {
+  const set = samples(page, {
+    files: {
+      constants: constants(),
+      'config.module': moduleWithOptions(),
+      'cats-api.module': applyEdits(
+        'cats-api.module',
+        fragment(page, 'async-variants', 'HttpModule.registerAsync').value,
+        [
+          [
+            "ConfigModule.register({ folder: './config' })",
+            `ConfigModule.register({ folder: '${folder}' })`,
+          ],
+        ],
+      ),
+    },
+  });
+  return set.require('cats-api.module').CatsApiModule;
+}
+
 claim(
   `${page}#async-variants`,
   "HttpModule.registerAsync() with imports: [ConfigModule.register()] and inject: [ConfigService] builds the client from the factory's options",
   async () => {
-    const set = samples(page, {
-      files: {constants: constants(), 'config.module': moduleWithOptions()},
-    });
-    const {ConfigModule} = set.require('config.module');
-    const {ConfigService} = set.require('config.service');
-    const {HttpModule, HttpService} = nest('@nestjs/axios');
-    writeFileSync(
-      join(root, 'config', 'development.env'),
-      `${fragment(page, 'config-module-example', 'HELLO_MESSAGE').value}\nCATS_API_URL=https://cats.example.com\n`,
-    );
-    @Module({
-      imports: [
-        HttpModule.registerAsync({
-          imports: [ConfigModule.register({folder: './config'})],
-          useFactory: (configService: any) => ({
-            baseURL: configService.get('CATS_API_URL'),
-            timeout: 5000,
-          }),
-          inject: [ConfigService],
-        }),
-      ],
-    })
-    class CatsApiModule {}
-    const app = await NestFactory.create(CatsApiModule, options);
+    const {HttpService} = nest('@nestjs/axios');
+    mkdirSync(join(root, 'api'), {recursive: true});
+    writeFileSync(join(root, 'api', 'development.env'), 'CATS_API_URL=https://cats.example.com\n');
+    const app = await NestFactory.create(catsApiModule('./api'), options);
     const http = app.get(HttpService);
     expect(http.axiosRef.defaults.baseURL).toBe('https://cats.example.com');
     expect(http.axiosRef.defaults.timeout).toBe(5000);
     await app.close();
+  },
+);
+
+claim.failure(
+  `${page}#async-variants`,
+  'CATS_API_URL missing from the .env file: the factory stops NestFactory.create() with "CATS_API_URL is missing from the .env file"; without the check, axios sends httpService.get(\'/cats\') to localhost, port 80',
+  async () => {
+    mkdirSync(join(root, 'noapi'), {recursive: true});
+    writeFileSync(join(root, 'noapi', 'development.env'), 'HELLO_MESSAGE=hi\n');
+    const error = await NestFactory.create(catsApiModule('./noapi'), options).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(error?.message).toBe('CATS_API_URL is missing from the .env file');
+    // What the check prevents: a client whose baseURL is undefined calls localhost:80.
+    const {HttpModule, HttpService} = nest('@nestjs/axios');
+    const {lastValueFrom} = nest('rxjs');
+    @Module({imports: [HttpModule.register({baseURL: undefined, timeout: 2000})]})
+    class UncheckedModule {}
+    const app = await NestFactory.create(UncheckedModule, options);
+    const failed = await lastValueFrom(app.get(HttpService).get('/cats')).then(
+      () => null,
+      (e: any) => e,
+    );
+    expect(failed?.code).toBe('ECONNREFUSED');
+    expect(['127.0.0.1', '::1']).toContain(failed?.address);
+    expect(failed?.port).toBe(80);
+    await app.close();
+  },
+);
+
+/** The page's TypeOrmConfigService (TypeScript only on the page). */
+const typeOrmConfigService = () =>
+  compileModule(
+    fragment(page, 'async-variants', 'class TypeOrmConfigService').value,
+    'typeorm-config.service',
+  ).TypeOrmConfigService;
+
+claim.failure(
+  `${page}#async-variants`,
+  'DATABASE_HOST unset or empty: TypeOrmConfigService throws "DATABASE_HOST is not set", and forRootAsync({ useClass }) stops NestFactory.create() with it before any connection attempt; a set variable becomes the host',
+  async () => {
+    const TypeOrmConfigService = typeOrmConfigService();
+    const {TypeOrmModule} = nest('@nestjs/typeorm');
+    const saved = process.env.DATABASE_HOST;
+    try {
+      for (const value of [undefined, '']) {
+        if (value === undefined) delete process.env.DATABASE_HOST;
+        else process.env.DATABASE_HOST = value;
+        expect(() => new TypeOrmConfigService().createTypeOrmOptions()).toThrow(
+          'DATABASE_HOST is not set',
+        );
+      }
+      delete process.env.DATABASE_HOST;
+      @Module({imports: [TypeOrmModule.forRootAsync({useClass: TypeOrmConfigService})]})
+      class AppModule {}
+      const error = await NestFactory.create(AppModule, options).then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(error?.message).toBe('DATABASE_HOST is not set');
+      process.env.DATABASE_HOST = 'db.internal';
+      expect(new TypeOrmConfigService().createTypeOrmOptions()).toMatchObject({
+        type: 'postgres',
+        host: 'db.internal',
+      });
+    } finally {
+      if (saved === undefined) delete process.env.DATABASE_HOST;
+      else process.env.DATABASE_HOST = saved;
+    }
   },
 );
 
@@ -618,6 +689,68 @@ claim.failure(
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('');
+    await app.close();
+  },
+);
+
+/** The page's registerAsync() ConfigModule, and the same module without its numbered provider. */
+const asyncModule = () =>
+  fragment(page, 'writing-your-own-async-method', 'static registerAsync').value;
+
+function twoFolders(configModuleSource: string) {
+  const set = configSet(configModuleSource);
+  const {ConfigModule} = set.require('config.module');
+  const {ConfigService} = set.require('config.service');
+  // One helper, two feature modules: the factories have the same source text, different folders.
+  const configFor = (folder: string) =>
+    ConfigModule.registerAsync({useFactory: async () => ({folder})});
+  const consumer = (name: string) => {
+    const target = class {
+      constructor(readonly config: any) {}
+    };
+    Object.defineProperty(target, 'name', {value: name});
+    Injectable()(target);
+    Reflect.defineMetadata('design:paramtypes', [ConfigService], target);
+    return target;
+  };
+  const [Cats, Other] = [consumer('CatsReader'), consumer('OtherReader')];
+  @Module({imports: [configFor('./config')], providers: [Cats], exports: [Cats]})
+  class CatsModule {}
+  @Module({imports: [configFor('./other')], providers: [Other], exports: [Other]})
+  class OtherModule {}
+  @Module({imports: [CatsModule, OtherModule]})
+  class AppModule {}
+  return {AppModule, Cats, Other};
+}
+
+claim.abuse(
+  `${page}#writing-your-own-async-method`,
+  "two registerAsync() calls from one helper, configFor('./config') and configFor('./other'): with the page's numbered provider each feature module reads its own folder",
+  async () => {
+    const {AppModule, Cats, Other} = twoFolders(asyncModule());
+    const app = await NestFactory.create(AppModule, options);
+    expect(app.get(Cats).config.get('HELLO_MESSAGE')).toBe(
+      'Hello from the development environment',
+    );
+    expect(app.get(Other).config.get('HELLO_MESSAGE')).toBe('Hello from the other folder');
+    await app.close();
+  },
+);
+
+claim.abuse(
+  `${page}#writing-your-own-async-method`,
+  'the same two calls without the CONFIG_REGISTRATION provider: Nest compares the factories by their text and makes them one module, so the second feature module silently reads the first folder',
+  async () => {
+    const {AppModule, Cats, Other} = twoFolders(
+      applyEdits('config.module', asyncModule(), [
+        [/\n\s*\/\/ Makes each registerAsync\(\) call[^\n]*\n[^\n]*CONFIG_REGISTRATION[^\n]*/, ''],
+      ]),
+    );
+    const app = await NestFactory.create(AppModule, options);
+    expect(app.get(Other).config).toBe(app.get(Cats).config);
+    expect(app.get(Other).config.get('HELLO_MESSAGE')).toBe(
+      'Hello from the development environment',
+    );
     await app.close();
   },
 );
