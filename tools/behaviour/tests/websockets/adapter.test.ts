@@ -12,6 +12,7 @@ import {
   findBinary,
   memoryLogger,
   typeErrors,
+  expectOutput,
   type Service,
 } from '../../lib';
 import {ioConnect, collect, wsConnect, until} from './_support';
@@ -46,6 +47,36 @@ class BroadcastGateway {
   shout(@MessageBody() text: string) {
     this.server.emit('heard', text);
   }
+}
+
+/** The page's SafeWsAdapter and ClosingWsAdapter (plain fences), compiled side by side so that the import resolves. */
+function wsSubclasses() {
+  return samples(page, {
+    under: 'shutting-down',
+    files: {
+      'safe-ws.adapter': fragment(page, 'malformed-upgrade-requests', 'class SafeWsAdapter').value,
+      'closing-ws.adapter': fragment(page, 'shutting-down', 'class ClosingWsAdapter').value,
+    },
+  });
+}
+
+/** Sends one WebSocket upgrade request with the given Host header on a raw socket: the status line, or 'closed'. */
+function upgradeWithHost(port: number, path: string, host: string): Promise<string> {
+  const {connect} = require('node:net') as typeof import('node:net');
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+      ),
+    );
+    socket.once('data', (data: Buffer) => {
+      resolve(data.toString().split('\r\n')[0]);
+      socket.destroy();
+    });
+    socket.once('close', () => resolve('closed'));
+    socket.on('error', () => undefined);
+  });
 }
 
 describe('Socket.IO Redis adapter', () => {
@@ -185,6 +216,63 @@ describe('Socket.IO Redis adapter', () => {
       ]);
       for (const close of closers.splice(0).reverse()) await close();
       expect(await redisConnections()).toBe(before + 4);
+    },
+  );
+
+  claim.abuse(
+    `${page}#extend-socketio`,
+    'an admin gateway on a port of its own next to the public one, both in the namespace /: its broadcast reaches its own client and no public client, on either instance; with one adapter key for every server it reached them all',
+    async () => {
+      for (const keyed of [true, false]) {
+        const {RedisIoAdapter} = samples(page, {
+          under: 'extend-socketio',
+          edit: {
+            'redis-io.adapter': [
+              ["from 'redis'", "from 'redis4'"],
+              ...(keyed
+                ? []
+                : ([
+                    [
+                      'createAdapter(pubClient, subClient, { key })',
+                      'createAdapter(pubClient, subClient)',
+                    ],
+                  ] as [string, string][])),
+            ],
+          },
+        }).require('redis-io.adapter');
+        const withRedis = async (app: any) => {
+          const adapter = new RedisIoAdapter(app);
+          await adapter.connectToRedis(redis.url);
+          app.useWebSocketAdapter(adapter);
+        };
+        const adminPort = await freePort();
+        @WebSocketGateway(adminPort)
+        class AdminGateway {
+          @WebSocketServer() server: any;
+        }
+        @WebSocketGateway()
+        class PublicGateway {}
+        // Instance A serves both gateways, instance B the public one.
+        let appA: any;
+        const urlA = await start([AdminGateway, PublicGateway], async (app) => {
+          appA = app;
+          await withRedis(app);
+        });
+        const urlB = await start([PublicGateway], withRedis);
+        const publicClients = [await ioConnect(urlA), await ioConnect(urlB)];
+        const adminClient = await ioConnect(`http://127.0.0.1:${adminPort}`);
+        const heardByPublic = publicClients.map((client) => collect(client, 'admin-only', 1, 700));
+        const heardByAdmin = collect(adminClient, 'admin-only');
+        // The adapters subscribe asynchronously: a moment before the one broadcast.
+        await new Promise((done) => setTimeout(done, 200));
+        appA.get(AdminGateway).server.emit('admin-only', {secret: 42});
+        expect(await heardByAdmin).toEqual([{secret: 42}]);
+        expect(await Promise.all(heardByPublic)).toEqual(
+          keyed ? [[], []] : [[{secret: 42}], [{secret: 42}]],
+        );
+        for (const client of [...publicClients, adminClient]) client.close();
+        for (const close of closers.splice(0).reverse()) await close();
+      }
     },
   );
 });
@@ -466,6 +554,70 @@ WebSocketGateway(${port})(EchoGateway);`,
     },
   );
 
+  claim.abuse(
+    `${page}#advanced-custom-adapter`,
+    "a text frame that is not UTF-8, and a message over maxPayload: ws closes that connection (1007, 1009), the adapter logs the error and the process serves on; without create()'s error listener the first one ends the process (in processes of their own)",
+    async () => {
+      for (const listener of [true, false]) {
+        const dir = adapterFile((source) => {
+          if (listener) return source;
+          const edited = source.replace(/ {4}server\.on\('connection'[\s\S]*?\n {4}\}\);\n/, '');
+          expect(edited).not.toBe(source);
+          return edited;
+        });
+        const port = await freePort();
+        const child = runChild(
+          dir,
+          `frames-${listener}.js`,
+          childApp({
+            requires: `
+const { SimpleWsAdapter } = require('./simple-ws.adapter.js');
+const { SubscribeMessage, WebSocketGateway } = require('@nestjs/websockets');
+class EchoGateway { echo(client, data) { return { event: 'echo', data }; } }
+SubscribeMessage('echo')(EchoGateway.prototype, 'echo', Object.getOwnPropertyDescriptor(EchoGateway.prototype, 'echo'));
+WebSocketGateway(${port}, { maxPayload: 1024 })(EchoGateway);`,
+            providers: 'EchoGateway',
+            setup: 'app.useWebSocketAdapter(new SimpleWsAdapter(app));',
+          }),
+        );
+        try {
+          await child.waitFor(/URL /);
+          const other = await wsConnect(`ws://127.0.0.1:${port}`);
+          // A process that ends resets the connections: expected here, not an error of the test.
+          other.socket.on('error', () => undefined);
+          const codes: number[] = [];
+          const frames = [Buffer.from([0xff, 0xfe, 0xfd]), 'x'.repeat(5000)];
+          // Without the listener, the first frame is enough.
+          for (const frame of listener ? frames : frames.slice(0, 1)) {
+            const attacker = await wsConnect(`ws://127.0.0.1:${port}`);
+            attacker.socket.on('error', () => undefined);
+            const closed = new Promise<number>((done) =>
+              attacker.socket.once('close', (code: number) => done(code)),
+            );
+            attacker.socket.send(frame, {binary: false});
+            codes.push(await closed);
+          }
+          if (listener) {
+            expect(codes).toEqual([1007, 1009]);
+            expect(child.output()).toMatch(
+              /WARN \[SimpleWsAdapter\] Client error: Invalid WebSocket frame: invalid UTF-8 sequence/,
+            );
+            expect(child.output()).toMatch(/Client error: Max payload size exceeded/);
+            other.socket.send(JSON.stringify({event: 'echo', data: 'still here'}));
+            expect(await other.next()).toEqual({event: 'echo', data: 'still here'});
+            expect(child.alive()).toBe(true);
+          } else {
+            expect(await child.exited(3000)).toEqual({code: 1, signal: null});
+            expect(child.output()).toMatch(/Unhandled 'error' event/);
+          }
+          other.close();
+        } finally {
+          await child.stop('SIGKILL');
+        }
+      }
+    },
+  );
+
   claim(
     `${page}#advanced-custom-adapter`,
     'a binary frame that holds the JSON message is handled like a text frame',
@@ -675,10 +827,7 @@ describe('WsAdapter: origins, message size and shutdown', () => {
     `${page}#shutting-down`,
     "with the page's ClosingWsAdapter, app.close() returns at once: the client sees code 1006 and handleDisconnect() runs",
     async () => {
-      const {ClosingWsAdapter} = compileModule(
-        fragment(page, 'shutting-down', 'class ClosingWsAdapter').value,
-        'closing-ws.adapter',
-      );
+      const {ClosingWsAdapter} = wsSubclasses().require('closing-ws.adapter');
       const disconnected: string[] = [];
       @WebSocketGateway()
       class TrackingGateway {
@@ -902,10 +1051,32 @@ describe('Redis restarted while clients are connected', () => {
 
   claim.failure(
     `${page}#extend-socketio`,
-    'Redis back on the same port: the clients reconnect by themselves and broadcasts cross instances again, without a restart of the app',
+    "Redis back on the same port: A's client publishes the broadcast it queued during the outage as soon as it has reconnected; B hears it late or never; the clients reconnect by themselves and broadcasts cross instances again, without a restart of the app",
     async () => {
+      // What B hears from now on, in order.
+      const heard: unknown[] = [];
+      const listener = (text: unknown) => heard.push(text);
+      b.on('heard', listener);
       await startRedis();
-      expect(await shoutUntilHeard('after the restart', 8000)).toEqual(['after the restart']);
+      // Nobody shouts yet: any PUBLISH the new Redis counts comes out of a client's queue.
+      const probe = nest('redis4').createClient({url: `redis://127.0.0.1:${port}`});
+      await probe.connect();
+      let publishes = 0;
+      for (let i = 0; i < 60 && publishes === 0; i += 1) {
+        const stats: string = await probe.sendCommand(['INFO', 'commandstats']);
+        publishes = Number(/cmdstat_publish:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+        if (publishes === 0) await new Promise((done) => setTimeout(done, 50));
+      }
+      await probe.quit();
+      expect(publishes).toBe(1);
+      const timer = setInterval(() => a.emit('shout', 'after the restart'), 100);
+      await until(() => heard.includes('after the restart'), 8000);
+      clearInterval(timer);
+      b.off('heard', listener);
+      // Before the first new broadcast, B heard the outage's one (late) or nothing (lost): never twice.
+      expect([[], ['during the outage']]).toContainEqual(
+        heard.slice(0, heard.indexOf('after the restart')),
+      );
     },
   );
 
@@ -998,51 +1169,126 @@ claim.failure(
   `${page}#shutting-down`,
   'SIGTERM with shutdown hooks and a ws client connected: with WsAdapter the process does not exit; with ClosingWsAdapter it does (in a process of its own)',
   async () => {
-    const {mkdtempSync, rmSync, writeFileSync} = await import('node:fs');
-    const {join, resolve} = await import('node:path');
-    const dir = mkdtempSync(join(resolve(__dirname, '..', '..', '.run'), 'ws-sigterm-'));
-    try {
-      // The page's ClosingWsAdapter, compiled as TypeScript into the child's folder.
-      const ts = nest('typescript');
-      const source = fragment(page, 'shutting-down', 'class ClosingWsAdapter').value;
-      writeFileSync(
-        join(dir, 'closing-ws.adapter.js'),
-        ts.transpileModule(source, {
-          compilerOptions: {module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2019},
-        }).outputText,
-      );
-      for (const [adapter, exits] of [
-        ["require('@nestjs/platform-ws').WsAdapter", false],
-        ["require('./closing-ws.adapter.js').ClosingWsAdapter", true],
-      ] as const) {
-        const child = runChild(
-          dir,
-          `sigterm-${exits}.js`,
-          childApp({
-            requires: `
+    // The page's ClosingWsAdapter (on its SafeWsAdapter), compiled into the child's folder.
+    const {dir} = wsSubclasses();
+    for (const [adapter, exits] of [
+      ["require('@nestjs/platform-ws').WsAdapter", false],
+      ["require('./closing-ws.adapter.js').ClosingWsAdapter", true],
+    ] as const) {
+      const child = runChild(
+        dir,
+        `sigterm-${exits}.js`,
+        childApp({
+          requires: `
 const { WebSocketGateway } = require('@nestjs/websockets');
 const Adapter = ${adapter};
 class EventsGateway {}
 WebSocketGateway()(EventsGateway);`,
-            providers: 'EventsGateway',
-            setup: 'app.enableShutdownHooks();\n  app.useWebSocketAdapter(new Adapter(app));',
-          }),
+          providers: 'EventsGateway',
+          setup: 'app.enableShutdownHooks();\n  app.useWebSocketAdapter(new Adapter(app));',
+        }),
+      );
+      try {
+        const [, url] = await child.waitFor(/URL (\S+)/);
+        const client = await wsConnect(url.replace('http', 'ws'));
+        child.process.kill('SIGTERM');
+        const ended = await child.exited(1500);
+        expect(ended === null ? 'still running' : ended.signal).toBe(
+          exits ? 'SIGTERM' : 'still running',
         );
-        try {
-          const [, url] = await child.waitFor(/URL (\S+)/);
-          const client = await wsConnect(url.replace('http', 'ws'));
-          child.process.kill('SIGTERM');
-          const ended = await child.exited(1500);
-          expect(ended === null ? 'still running' : ended.signal).toBe(
-            exits ? 'SIGTERM' : 'still running',
+        client.socket.terminate();
+      } finally {
+        await child.stop('SIGKILL');
+      }
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#malformed-upgrade-requests`,
+  "an upgrade request with Host: [ ends a WsAdapter process (output ws-invalid-host); with the page's SafeWsAdapter the request's connection is closed and the process serves on, on the HTTP port and on a port with a path (in processes of their own)",
+  async () => {
+    const {dir} = wsSubclasses();
+    const variants = [
+      ["require('@nestjs/platform-ws').WsAdapter", 0, '/'],
+      ["require('./safe-ws.adapter.js').SafeWsAdapter", 0, '/'],
+      ["require('./safe-ws.adapter.js').SafeWsAdapter", await freePort(), '/events'],
+    ] as const;
+    for (const [index, [adapter, gatewayPort, path]] of variants.entries()) {
+      const child = runChild(
+        dir,
+        `invalid-host-${index}.js`,
+        childApp({
+          requires: `
+const { WebSocketGateway } = require('@nestjs/websockets');
+const Adapter = ${adapter};
+class EventsGateway {}
+WebSocketGateway(${gatewayPort}, { path: '${path}' })(EventsGateway);`,
+          providers: 'EventsGateway',
+          setup: 'app.useWebSocketAdapter(new Adapter(app));',
+        }),
+      );
+      try {
+        const [, url] = await child.waitFor(/URL (\S+)/);
+        const port = gatewayPort || Number(new URL(url).port);
+        const answer = await upgradeWithHost(port, path, '[');
+        if (index === 0) {
+          expect(await child.exited(3000)).toEqual({code: 1, signal: null});
+          const [line] = child.output().match(/^TypeError: Invalid URL$/m)!;
+          expectOutput(page, 'ws-invalid-host', line);
+        } else {
+          expect(answer).toBe('closed');
+          await new Promise((done) => setTimeout(done, 100));
+          expect(child.alive()).toBe(true);
+          expect(await upgradeWithHost(port, path, '127.0.0.1')).toBe(
+            'HTTP/1.1 101 Switching Protocols',
           );
-          client.socket.terminate();
-        } finally {
-          await child.stop('SIGKILL');
+        }
+      } finally {
+        await child.stop('SIGKILL');
+      }
+    }
+  },
+);
+
+claim.failure(
+  `${page}#shutting-down`,
+  "a gateway on a port of its own: with the page's ClosingWsAdapter, handleDisconnect() has run when app.close() returns; a close() that does not wait for the clients' close events returned first",
+  async () => {
+    const {ClosingWsAdapter} = wsSubclasses().require('closing-ws.adapter');
+    // The version without the wait: terminate, then close the server.
+    class NotWaiting extends WsAdapter {
+      async close(server: any): Promise<void> {
+        for (const client of server.clients) client.terminate();
+        await super.close(server);
+      }
+    }
+    for (const [Adapter, ranBeforeReturn] of [
+      [ClosingWsAdapter, true],
+      [NotWaiting, false],
+    ] as const) {
+      const events: string[] = [];
+      const port = await freePort();
+      @WebSocketGateway(port)
+      class TrackingGateway {
+        handleDisconnect() {
+          events.push('handleDisconnect');
         }
       }
-    } finally {
-      rmSync(dir, {recursive: true, force: true});
+      @Module({providers: [TrackingGateway]})
+      class AppModule {}
+      const app = await NestFactory.create(AppModule, {logger: false});
+      app.useWebSocketAdapter(new Adapter(app));
+      await app.listen(0, '127.0.0.1');
+      await wsConnect(`ws://127.0.0.1:${port}`);
+      await app.close();
+      events.push('app.close() returned');
+      await until(() => events.length === 2);
+      expect(events).toEqual(
+        ranBeforeReturn
+          ? ['handleDisconnect', 'app.close() returned']
+          : ['app.close() returned', 'handleDisconnect'],
+      );
     }
   },
 );
