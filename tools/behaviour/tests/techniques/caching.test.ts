@@ -760,7 +760,7 @@ claim(
     await until(() => client.ready);
     expect(await get(`${base}/count`)).toEqual({status: 200, body: {count: 1}});
     expect(await get(`${base}/count`)).toEqual({status: 200, body: {count: 1}});
-    const raw = redisClient.createClient({host: '127.0.0.1', port: redis.port});
+    const raw = redisClient.createClient({host: '127.0.0.1', port: redis.port, db: 1});
     const stored = await new Promise<string>((resolve, reject) =>
       raw.get('/count', (error: Error | null, value: string) =>
         error ? reject(error) : resolve(value),
@@ -997,5 +997,330 @@ export const registration = ${source.trim().replace(/;$/, '')};
       expect(await ttlOf(factory, value), `the page's factory with ${value}`).toBe(5000);
     }
     expect(await ttlOf(factory, '60')).toBe(60_000);
+  },
+);
+
+// ---- Review 5 (techniques-a): the Redis store in production ----
+
+/** The page's Redis app.module with more compiled files of the page registered in it. */
+function redisSetWith(
+  port: number,
+  lang: 'ts' | 'js',
+  files: {
+    from: {dir: string};
+    name: string;
+    cls: string;
+    kind: 'controllers' | 'providers' | 'file';
+  }[],
+) {
+  const set = redisSet(port, lang, [
+    [
+      "import { AppController } from './app.controller';",
+      [
+        "import { AppController } from './app.controller';",
+        ...files
+          .filter((f) => f.kind !== 'file')
+          .map((f) => `import { ${f.cls} } from './${f.name}';`),
+      ].join('\n'),
+    ],
+    [
+      'controllers: [AppController],',
+      `controllers: [AppController, ${files
+        .filter((f) => f.kind === 'controllers')
+        .map((f) => f.cls)
+        .join(', ')}],\n  providers: [${files
+        .filter((f) => f.kind === 'providers')
+        .map((f) => f.cls)
+        .join(', ')}],`,
+    ],
+  ]);
+  for (const f of files)
+    copyFileSync(join(f.from.dir, `${f.name}.js`), join(set.dir, `${f.name}.js`));
+  return set;
+}
+
+/** The page's store, module, CatsService and CatsController in this worker; the client is ended afterwards (Nest leaves it open). */
+async function redisApp(port: number, lang: 'ts' | 'js' = 'ts') {
+  const service = samples(page, {under: 'interacting-with-the-cache-store', lang});
+  const controller = samples(page, {
+    under: 'auto-caching-responses',
+    lang,
+    pick: {'app.module': 1},
+  });
+  const set = redisSetWith(port, lang, [
+    {from: service, name: 'cats.service', cls: 'CatsService', kind: 'providers'},
+    {from: controller, name: 'cats.controller', cls: 'CatsController', kind: 'controllers'},
+  ]);
+  const {AppModule} = set.require('app.module');
+  const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+  const client = app.get(CACHE_MANAGER).store.getClient();
+  close = async () => {
+    await app.close();
+    client.end(false);
+  };
+  return {app, base: await listen(app), client, cache: app.get(CACHE_MANAGER)};
+}
+
+claim(
+  `${page}#interacting-with-the-cache-store`,
+  'get() of a missing key: undefined with safeRedisStore, as with the memory store (the bare Redis store resolves null)',
+  async () => {
+    const {cache, client} = await redisApp(redis.port);
+    await until(() => client.ready);
+    expect(await cache.get('missing')).toBeUndefined();
+    const bare = nest('cache-manager-redis-store').create({host: '127.0.0.1', port: redis.port});
+    expect(await bare.get('missing')).toBeNull();
+    bare.getClient().quit();
+  },
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.failure(
+    `${page}#different-stores`,
+    `Redis down: the page's read-through CatsService answers 200 with the breeds and del() resolves with safeRedisStore; get() of the bare store rejects (${lang})`,
+    async () => {
+      const restartable = await restartableRedis(); // never started: nothing listens on the port
+      const {base, cache} = await redisApp(restartable.port, lang);
+      for (let i = 0; i < 2; i++)
+        expect(await get(`${base}/cats/breeds`)).toEqual({
+          status: 200,
+          body: ['Abyssinian', 'Bengal', 'Siamese'],
+        });
+      await expect(cache.del('breeds')).resolves.toBeUndefined();
+      const bare = nest('cache-manager-redis-store').create({
+        host: '127.0.0.1',
+        port: restartable.port,
+        enable_offline_queue: false,
+      });
+      bare.getClient().on('error', () => {});
+      await expect(bare.get('breeds')).rejects.toThrow(/GET can't be processed/);
+      bare.getClient().end(false);
+    },
+  );
+}
+
+claim.failure(
+  `${page}#different-stores`,
+  "safeRedisStore's retry_strategy: Redis stopped for 7 s and started again, responses are cached again within 3 s (the client's own pauses, 200 ms x 1.7^n, would come 4 s later)",
+  async () => {
+    const restartable = await restartableRedis();
+    await restartable.start();
+    try {
+      const {child, base} = await childApp(redisSet(restartable.port));
+      expect((await get(`${base}/count`)).body).toEqual({count: 1});
+      await restartable.stop();
+      await child.waitFor(/WARN.*RedisCache.*Redis unavailable/);
+      await new Promise((r) => setTimeout(r, 7000));
+      await restartable.start();
+      const back = Date.now();
+      await until(async () => {
+        const first = (await get(`${base}/count`)).body.count;
+        return (await get(`${base}/count`)).body.count === first;
+      }, 6000);
+      expect(Date.now() - back).toBeLessThan(3000);
+    } finally {
+      await restartable.stop();
+    }
+  },
+  30_000,
+);
+
+claim.failure(
+  `${page}#redis-store-in-production`,
+  'after connect_timeout of failed attempts (1.5 s here, an hour by default) the client gives up: "connection timeout exceeded" is logged and, Redis back, nothing is cached any more',
+  async () => {
+    const restartable = await restartableRedis();
+    await restartable.start();
+    try {
+      const {child, base} = await childApp(
+        redisSet(restartable.port, 'ts', [
+          ['enable_offline_queue: false,', 'enable_offline_queue: false, connect_timeout: 1500,'],
+        ]),
+      );
+      expect((await get(`${base}/count`)).body).toEqual({count: 1});
+      expect((await get(`${base}/count`)).body).toEqual({count: 1});
+      await restartable.stop();
+      await child.waitFor(/Redis connection in broken state: connection timeout exceeded/, 8000);
+      await restartable.start();
+      await new Promise((r) => setTimeout(r, 2500));
+      const counts: number[] = [];
+      for (let i = 0; i < 3; i++) counts.push((await get(`${base}/count`)).body.count);
+      expect(counts).toEqual([2, 3, 4]);
+      expect(child.alive()).toBe(true);
+    } finally {
+      await restartable.stop();
+    }
+  },
+  30_000,
+);
+
+claim(
+  `${page}#redis-store-in-production`,
+  "reset() is FLUSHDB: on database 0 it deletes a Bull queue's jobs; with the page's db: 1 the jobs survive",
+  async () => {
+    const Bull = nest('bull');
+    const queue = new Bull('audio', {redis: {host: '127.0.0.1', port: redis.port}});
+    try {
+      await queue.empty();
+      await queue.add({file: 'a.wav'}, {delay: 60_000});
+      await queue.add({file: 'b.wav'});
+      const {cache, client} = await redisApp(redis.port);
+      await until(() => client.ready);
+      expect(client.selected_db ?? client.options.db).toBe(1);
+      await cache.set('k', 1);
+      await cache.reset();
+      expect(await cache.get('k')).toBeUndefined();
+      expect(await queue.getJobCounts()).toMatchObject({waiting: 1, delayed: 1});
+      // The same reset() on the queue's database.
+      const onZero = nest('cache-manager').caching({
+        store: nest('cache-manager-redis-store'),
+        host: '127.0.0.1',
+        port: redis.port,
+      });
+      await onZero.reset();
+      expect(await queue.getJobCounts()).toMatchObject({waiting: 0, delayed: 0});
+      onZero.store.getClient().quit();
+    } finally {
+      await queue.close();
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#redis-store-in-production`,
+  'one caller, 1000 distinct query strings on a cached route: 1000 entries in Redis; the memory store keeps 100',
+  async () => {
+    const {base, cache, client} = await redisApp(redis.port);
+    await until(() => client.ready);
+    await cache.reset();
+    for (let i = 0; i < 1000; i++) await (await fetch(`${base}/cats/breeds?x=${i}`)).text();
+    const keys: string[] = await cache.store.keys('/cats/breeds?x=*');
+    expect(keys.length).toBe(1000);
+    await cache.reset();
+    const {CatsController, calls} = counting();
+    @Module({imports: [CacheModule.register()], controllers: [CatsController]})
+    class MemoryModule {}
+    const memory = await NestFactory.create(MemoryModule, {logger: false});
+    const memoryBase = await listen(memory);
+    for (let i = 0; i < 1000; i++) await (await fetch(`${memoryBase}/cats/breeds?x=${i}`)).text();
+    expect(calls.breeds).toBe(1000);
+    expect(memory.get(CACHE_MANAGER).store.keyCount()).toBe(100);
+    await memory.close();
+  },
+  30_000,
+);
+
+claim(
+  `${page}#redis-store-in-production`,
+  'app.close() leaves the Redis connection of the store open: the script keeps running; with getClient().quit() it ends',
+  async () => {
+    const set = redisSet(redis.port);
+    const script = (quit: boolean) => `
+const { NestFactory } = require('@nestjs/core');
+const { CACHE_MANAGER } = require('@nestjs/common');
+const { AppModule } = require('./app.module.js');
+NestFactory.create(AppModule, { logger: false }).then(async (app) => {
+  await app.listen(0, '127.0.0.1');
+  const cache = app.get(CACHE_MANAGER);
+  await app.close();
+  ${quit ? 'app.get(CACHE_MANAGER).store.getClient().quit();' : ''}
+  console.log('CLOSED');
+});
+`;
+    const open = startChild(set.dir, 'close-only.js', script(false));
+    const quitting = startChild(set.dir, 'close-and-quit.js', script(true));
+    children.push(open, quitting);
+    await open.waitFor(/CLOSED/);
+    await quitting.waitFor(/CLOSED/);
+    expect(await quitting.exited(3000)).toEqual({code: 0, signal: null});
+    expect(await open.exited(1500)).toBeNull();
+  },
+);
+
+// The serialization chapter's UserEntity behind a CacheInterceptor on safeRedisStore.
+const serialization = 'docs/techniques/serialization.md';
+
+async function serializedUsers(order: 'global-serializer' | 'cache-first') {
+  const entity = samples(serialization, {under: 'exclude-properties'});
+  const controller =
+    order === 'global-serializer'
+      ? // the caching chapter's controller-level CacheInterceptor on the serialization chapter's controller
+        samples(serialization, {
+          under: 'exclude-properties',
+          edit: {
+            'users.controller': [
+              ['  ClassSerializerInterceptor,\n', '  CacheInterceptor,\n'],
+              [
+                '@UseInterceptors(ClassSerializerInterceptor)',
+                '@UseInterceptors(CacheInterceptor)',
+              ],
+            ],
+          },
+        })
+      : samples(serialization, {
+          under: 'exclude-properties',
+          edit: {
+            'users.controller': [
+              [
+                '  ClassSerializerInterceptor,\n',
+                '  CacheInterceptor,\n  ClassSerializerInterceptor,\n',
+              ],
+              [
+                '@UseInterceptors(ClassSerializerInterceptor)',
+                '@UseInterceptors(CacheInterceptor, ClassSerializerInterceptor)',
+              ],
+            ],
+          },
+        });
+  const set = redisSetWith(redis.port, 'ts', [
+    {from: entity, name: 'user.entity', cls: 'UserEntity', kind: 'file'},
+    {from: controller, name: 'users.controller', cls: 'UsersController', kind: 'controllers'},
+  ]);
+  const {AppModule} = set.require('app.module');
+  const app = await NestFactory.create(AppModule, {logger: false, abortOnError: false});
+  if (order === 'global-serializer') {
+    const {Reflector} = nest('@nestjs/core');
+    app.useGlobalInterceptors(new common.ClassSerializerInterceptor(app.get(Reflector)));
+  }
+  const client = app.get(CACHE_MANAGER).store.getClient();
+  close = async () => {
+    await app.close();
+    client.end(false);
+  };
+  await until(() => client.ready);
+  await app.get(CACHE_MANAGER).reset();
+  const base = await listen(app);
+  const answers: any[] = [];
+  for (let i = 0; i < 2; i++) {
+    answers.push(await (await fetch(`${base}/users/1`)).json());
+    await new Promise((r) => setTimeout(r, 100)); // set() is not awaited by the interceptor
+  }
+  const stored = await new Promise<string>((resolve, reject) =>
+    client.get('/users/1', (error: Error | null, value: string) =>
+      error ? reject(error) : resolve(value),
+    ),
+  );
+  return {answers, stored};
+}
+
+claim.abuse(
+  `${page}#different-stores`,
+  "the serialization chapter's global ClassSerializerInterceptor with a controller-level CacheInterceptor on Redis: the first GET /users/1 hides the password, the cached second one sends it (output), and Redis holds it",
+  async () => {
+    const {answers, stored} = await serializedUsers('global-serializer');
+    expect(answers[0]).not.toHaveProperty('password');
+    expectOutput(page, 'cached-entity-without-class', answers[1]);
+    expect(stored).toContain('$2b$10$');
+  },
+);
+
+claim.abuse(
+  `${page}#different-stores`,
+  '@UseInterceptors(CacheInterceptor, ClassSerializerInterceptor): the cache stores the serialized user, neither answer nor Redis holds the password',
+  async () => {
+    const {answers, stored} = await serializedUsers('cache-first');
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[0]).not.toHaveProperty('password');
+    expect(stored).not.toContain('$2b$10$');
   },
 );
