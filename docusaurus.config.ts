@@ -4,6 +4,7 @@ import {themes as prismThemes} from 'prism-react-renderer';
 import {apiReference} from './src/features/api-reference/plugin';
 import {links} from './src/data/links';
 import {noindexMarker} from './src/features/redirects/redirects';
+import {calloutKinds} from './src/features/markdown/callouts';
 import {withContrast} from './src/features/code/node/prismContrast';
 import {variableTheme} from './src/features/code/node/prismVariables';
 import {codeLangScript} from './src/features/code/node/prePaintScript';
@@ -126,9 +127,10 @@ const config = {
           sidebarPath: './sidebars.ts',
           editUrl: links.editBase,
           showLastUpdateTime: false,
+          // The callout kinds, and no others (src/features/markdown/callouts.ts).
           admonitions: {
-            keywords: ['hint'],
-            extendDefaults: true,
+            keywords: Object.keys(calloutKinds),
+            extendDefaults: false,
           },
           // Marked fences (@@filename / @@switch) become <CodePair> elements.
           // Identifiers imported from the reference's packages link to their entries.
@@ -167,8 +169,7 @@ const config = {
     sourceMaps,
     // First loads adopt the server's article without hydrating it (src/features/static-article).
     staticArticle,
-    // After the build, in order: redirect pages, Markdown twins, search index, offline list,
-    // hosting files (src/features/pipeline).
+    // After the build: the features' steps, in the order of src/features/pipeline/plugin.ts.
     (context: LoadContext) =>
       pipelinePlugin(context, {
         redirects: {redirects, noindexMarker},

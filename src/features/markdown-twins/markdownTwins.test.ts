@@ -5,6 +5,7 @@ import type {RootContent} from 'mdast';
 import {describe, expect, it} from 'vitest';
 import sidebars from '../../../sidebars';
 import {links} from '../../data/links';
+import {calloutKinds} from '../markdown/callouts';
 import {docsDir} from '../shell/node/docs';
 import {
   hostingModel,
@@ -96,8 +97,20 @@ describe('the Markdown twin of a page', () => {
       '> **Warning: Breaking change**\n>\n> `@Res()` switches off the **standard** handling.\n>\n> - first\n> - second',
     );
     expect(markdown).toContain('> **Hint**\n>\n> Use the CLI: `nest g controller cats`.');
-    expect(markdown).toContain('> **Note: Learn more**\n>\n> A note with a label.');
+    expect(markdown).toContain('> **Hint: Learn more**\n>\n> A hint with a label.');
     expect(markdown).not.toContain(':::');
+  });
+
+  it('heads every callout kind of the site by its word, and refuses other kinds', () => {
+    for (const [kind, word] of Object.entries(calloutKinds)) {
+      expect(toMarkdown(`# T\n\n:::${kind}\nText.\n:::\n`, {siteUrl, route: '/x'})).toBe(
+        `# T\n\n> **${word}**\n>\n> Text.\n`,
+      );
+    }
+    // Docusaurus' other defaults (`tip`, `note`, ...) are not callouts of the site.
+    expect(() => toMarkdown('# T\n\n:::tip\nText.\n:::\n', {siteUrl, route: '/x'})).toThrow(
+      '/x:3: :::tip is not a callout kind (info, warning, hint)',
+    );
   });
 
   it('keeps text that only looks like a directive', () => {

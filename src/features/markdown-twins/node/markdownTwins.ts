@@ -44,20 +44,10 @@ import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import remarkStringify, {type Options as StringifyOptions} from 'remark-stringify';
 import {unified} from 'unified';
+import {calloutKinds, isCalloutKind, type CalloutKind} from '../../markdown/callouts';
 import {located} from '../../markdown/location.mjs';
 import {parseFence} from '../../markdown/markers.mjs';
 import {attributeValue, expressionValue} from './expressions';
-
-/** The callout kinds of the site (src/features/markdown/client/AdmonitionTypes.tsx) and the word that heads them. */
-export const calloutLabels: Readonly<Record<string, string>> = {
-  info: 'Info',
-  warning: 'Warning',
-  hint: 'Hint',
-  note: 'Note',
-  tip: 'Tip',
-  danger: 'Danger',
-  caution: 'Caution',
-};
 
 /** Lines Docusaurus reads as line-highlighting instructions and never shows. */
 const magicComment = /^\s*\/\/\s*highlight-(next-line|start|end)\s*$/;
@@ -192,14 +182,14 @@ function sourceText(node: Nodes, source: string): string {
 }
 
 /** A callout as a block quote: `> **Hint: Label**`, then its content. */
-function callout(node: ContainerDirective): RootContent {
-  const kind = calloutLabels[node.name] ?? node.name;
+function callout(node: ContainerDirective, kind: CalloutKind): RootContent {
+  const word = calloutKinds[kind];
   const [first, ...rest] = node.children;
   const labelled = first?.type === 'paragraph' && first.data?.directiveLabel === true;
   const label: PhrasingContent[] = labelled ? first.children : [];
   const title: PhrasingContent = {
     type: 'strong',
-    children: label.length > 0 ? [text(`${kind}: `), ...label] : [text(kind)],
+    children: label.length > 0 ? [text(`${word}: `), ...label] : [text(word)],
   };
   return {
     type: 'blockquote',
@@ -273,10 +263,16 @@ function rewrite(node: Nodes, options: ConvertOptions, source: string): Nodes[] 
     case 'mdxJsxTextElement':
       return jsxNodes(node, options).flatMap((child) => rewrite(child, options, source));
     case 'containerDirective':
-      if (Object.hasOwn(calloutLabels, node.name)) {
-        return rewrite(callout(node), options, source);
+      // The site renders the callout kinds only (src/features/markdown/callouts.ts); Docusaurus
+      // leaves any other `:::name` unstyled, with a warning.
+      if (!isCalloutKind(node.name)) {
+        throw failure(
+          options,
+          node.position?.start.line,
+          `:::${node.name} is not a callout kind (${Object.keys(calloutKinds).join(', ')})`,
+        );
       }
-      return node.children.flatMap((child) => rewrite(child, options, source));
+      return rewrite(callout(node, node.name), options, source);
     case 'leafDirective':
       return [paragraph([text(sourceText(node as LeafDirective, source))])];
     case 'textDirective':

@@ -1,6 +1,8 @@
 /**
- * Admonition kinds: the stock ones plus `hint`. Every kind is announced to
- * screen readers even when the writer gives a custom `[Label]` title.
+ * Admonition kinds: the theme's own (it renders some itself, such as the unlisted page's
+ * `caution` banner) and the site's callout kinds (../callouts.ts), `hint` added. Each callout
+ * kind is announced to screen readers by its word even when the writer gives a custom `[Label]`
+ * title.
  */
 import React, {type ComponentType, type ReactNode} from 'react';
 import clsx from 'clsx';
@@ -9,6 +11,7 @@ import DefaultAdmonitionTypes from '@theme-original/Admonition/Types';
 import AdmonitionLayout from '@theme/Admonition/Layout';
 import IconTip from '@theme/Admonition/Icon/Tip';
 import type {Props} from '@theme/Admonition';
+import {calloutKinds, type CalloutKind} from '../callouts';
 
 type AdmonitionComponent = ComponentType<Props>;
 
@@ -50,11 +53,21 @@ function announceKind(kind: string, Type: AdmonitionComponent): AdmonitionCompon
   return AnnouncedAdmonition;
 }
 
+/** The component of each callout kind before its announcement: the theme's, or ours for `hint`. */
+const kindComponents: Record<CalloutKind, AdmonitionComponent> = {
+  info: DefaultAdmonitionTypes.info,
+  warning: DefaultAdmonitionTypes.warning,
+  hint: HintAdmonition,
+};
+
 const AdmonitionTypes: Record<string, AdmonitionComponent> = {
   ...DefaultAdmonitionTypes,
-  info: announceKind('Info', DefaultAdmonitionTypes.info),
-  warning: announceKind('Warning', DefaultAdmonitionTypes.warning),
-  hint: announceKind('Hint', HintAdmonition),
+  ...Object.fromEntries(
+    (Object.keys(calloutKinds) as CalloutKind[]).map((kind) => [
+      kind,
+      announceKind(calloutKinds[kind], kindComponents[kind]),
+    ]),
+  ),
 };
 
 export default AdmonitionTypes;
