@@ -5,6 +5,7 @@
  * README.md for the measurements behind that choice. Pure: used by the build (Node) and by the
  * tests.
  */
+import {apiRoute} from './route.mjs';
 
 export interface ReferencePackage {
   /** The npm name. */
@@ -15,8 +16,8 @@ export interface ReferencePackage {
   readonly description: string;
 }
 
-/** The route prefix of the reference (`/api/...`) and its docs folder (`docs/api`). */
-export const apiRoute = 'api';
+/** The route prefix of the reference (`/api/...`) and its docs folder (`docs/api`): ./route.mjs. */
+export {apiRoute};
 
 /** The search section (filter and label) of the reference's pages and entries. */
 export const apiSection = 'API';
@@ -24,55 +25,55 @@ export const apiSection = 'API';
 export const referencePackages: readonly ReferencePackage[] = [
   {
     name: '@nestjs/common',
-    route: 'api/common',
+    route: `${apiRoute}/common`,
     description:
       'Every export of @nestjs/common 8: the decorators, pipes, exceptions, interfaces and services of a Nest application.',
   },
   {
     name: '@nestjs/core',
-    route: 'api/core',
+    route: `${apiRoute}/core`,
     description:
       'Every export of @nestjs/core 8: the application factory, the module reference, the reflector and the HTTP adapter host.',
   },
   {
     name: '@nestjs/testing',
-    route: 'api/testing',
+    route: `${apiRoute}/testing`,
     description:
       'Every export of @nestjs/testing 8: the testing module builder and the compiled testing module.',
   },
   {
     name: '@nestjs/microservices',
-    route: 'api/microservices',
+    route: `${apiRoute}/microservices`,
     description:
       'Every export of @nestjs/microservices 8: transports, clients, message decorators and contexts.',
   },
   {
     name: '@nestjs/websockets',
-    route: 'api/websockets',
+    route: `${apiRoute}/websockets`,
     description:
       'Every export of @nestjs/websockets 8: gateway decorators, lifecycle interfaces and the WebSocket exception.',
   },
   {
     name: '@nestjs/platform-express',
-    route: 'api/platform-express',
+    route: `${apiRoute}/platform-express`,
     description:
       'Every export of @nestjs/platform-express 8: the Express adapter, the Express application type and the Multer file interceptors.',
   },
   {
     name: '@nestjs/platform-fastify',
-    route: 'api/platform-fastify',
+    route: `${apiRoute}/platform-fastify`,
     description:
       'Every export of @nestjs/platform-fastify 8: the Fastify adapter and the Fastify application type.',
   },
   {
     name: '@nestjs/graphql',
-    route: 'api/graphql',
+    route: `${apiRoute}/graphql`,
     description:
       'Every export of @nestjs/graphql 9: the GraphQL module, resolver and schema decorators, scalars and mapped types.',
   },
   {
     name: '@nestjs/swagger',
-    route: 'api/swagger',
+    route: `${apiRoute}/swagger`,
     description:
       'Every export of @nestjs/swagger 5: the document builder, the Swagger module and the OpenAPI decorators.',
   },

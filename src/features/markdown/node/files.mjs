@@ -7,6 +7,7 @@
  */
 import {readdirSync, statSync} from 'node:fs';
 import {join, relative, sep} from 'node:path';
+import {apiRoute} from '../../api-reference/route.mjs';
 
 /**
  * @param {string} path a file or a folder
@@ -18,6 +19,6 @@ export function writtenMarkdownFiles(path, docsDir) {
   return readdirSync(path, {recursive: true, encoding: 'utf8'})
     .map((name) => join(path, name))
     .filter((file) => /\.mdx?$/.test(file))
-    .filter((file) => !relative(docsDir, file).startsWith(`api${sep}`))
+    .filter((file) => !relative(docsDir, file).startsWith(`${apiRoute}${sep}`))
     .sort();
 }
