@@ -307,7 +307,7 @@ claim.failure(
   },
 );
 
-claim.abuse(
+claim(
   `${sessionPage}#usage`,
   "the session chapter's login handler (regenerate, then store the user's id) with the authentication chapter's AuthService: alice's session holds her id, 1, and bob's his, 2",
   async () => {
