@@ -1,3 +1,4 @@
+import {readFileSync, readdirSync} from 'node:fs';
 import {mkdir, mkdtemp, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -10,14 +11,19 @@ import {merge, noArtifacts, runSteps, type BuildData, type Step} from './node/st
 
 const build = {outDir: '/nowhere'} as BuildData;
 
+/** The names of the steps, in the order `pipelineSteps` gives them. */
+function stepNames(): string[] {
+  const context = {baseUrl: '/', siteConfig: {trailingSlash: false, future: {}}} as LoadContext;
+  const steps = pipelineSteps(context, {
+    redirects: {redirects: [], noindexMarker: 'crud-utilities'},
+    hosting: {redirects: [], enterpriseUrl: links.enterprise, forceRedirects: false},
+  });
+  return steps.map((step) => step.name);
+}
+
 describe('the build pipeline', () => {
   it('runs the features in order, hosting last', () => {
-    const context = {baseUrl: '/', siteConfig: {trailingSlash: false, future: {}}} as LoadContext;
-    const steps = pipelineSteps(context, {
-      redirects: {redirects: [], noindexMarker: 'crud-utilities'},
-      hosting: {redirects: [], enterpriseUrl: links.enterprise, forceRedirects: false},
-    });
-    expect(steps.map((step) => step.name)).toEqual([
+    expect(stepNames()).toEqual([
       'redirects',
       'markdown-twins',
       'api-reference',
@@ -84,6 +90,41 @@ describe('the build pipeline', () => {
     const two = merge(one, {searchDocuments: [{url: '/api/common#Get', content: '<h1>Get</h1>'}]});
     expect(two.typedFiles).toEqual(one.typedFiles);
     expect(two.searchDocuments.map((document) => document.url)).toEqual(['/api/common#Get']);
+  });
+});
+
+describe('the documents that number the steps follow pipelineSteps', () => {
+  const readme = readFileSync('src/features/pipeline/README.md', 'utf8');
+
+  it("the pipeline README's table", () => {
+    const rows = [...readme.matchAll(/^\| (\d+) \| `([\w-]+)` \|/gm)];
+    expect(rows.map(([, number]) => Number(number))).toEqual(stepNames().map((_, i) => i + 1));
+    expect(rows.map(([, , name]) => name)).toEqual(stepNames());
+  });
+
+  it("the pipeline README's log lines", () => {
+    const lines = [...readme.matchAll(/`\[build-pipeline\] ((?:[\w-]+ [\d.]+ s(?:, |(?=`)))+)`/g)];
+    expect(lines.length).toBeGreaterThan(0);
+    for (const [, line] of lines) {
+      expect(line.split(', ').map((part) => part.replace(/ [\d.]+ s$/, ''))).toEqual(stepNames());
+    }
+  });
+
+  it('a feature README\'s ordinal ("the pipeline step (2nd)")', () => {
+    const names = stepNames();
+    for (const feature of readdirSync('src/features').filter((name) => name !== 'pipeline')) {
+      let text: string;
+      try {
+        text = readFileSync(join('src/features', feature, 'README.md'), 'utf8');
+      } catch {
+        continue;
+      }
+      for (const [, ordinal] of text.matchAll(/\bstep \((\d+)(?:st|nd|rd|th)\)/g)) {
+        expect(`${feature}: step ${ordinal}`).toBe(
+          `${feature}: step ${names.indexOf(feature) + 1}`,
+        );
+      }
+    }
   });
 });
 

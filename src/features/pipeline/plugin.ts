@@ -1,21 +1,8 @@
 /**
  * The build pipeline: the only `postBuild` of the site's plugins. Once Docusaurus has written
  * the pages, it runs the features' steps one after the other, each with the build's data and
- * what the steps before it produced (see ./README.md):
- *
- * 1. redirects: the legacy URLs' fallback pages and the noindex tag (src/features/redirects);
- * 2. markdown-twins: `/controllers.md`, `/llms.txt`, `/llms-full.txt` (src/features/markdown-twins);
- * 3. api-reference: a search record per API entry, handed on to the search step
- *    (src/features/api-reference);
- * 4. search: Pagefind's index of the pages and those records (src/features/search), unless
- *    Algolia is used;
- * 5. offline: `/offline.json`, what "Save all docs" fetches, search index included
- *    (src/features/offline);
- * 6. other artifacts: the Dash/Zeal docset, `docset/NestJS.tgz` and its feed
- *    (src/features/docset);
- * 7. hosting: `_headers`, `_redirects`, `.htaccess`, `nginx.conf`, last, since the
- *    Content-Security-Policy hashes the inline code of the pages the others wrote and the
- *    caching rules name their files (src/features/hosting).
+ * what the steps before it produced. The order is `pipelineSteps` below; ./README.md has a row
+ * per step (what it writes, what it hands on), which ./pipeline.test.ts checks against it.
  */
 import type {LoadedContent} from '@docusaurus/plugin-content-docs';
 import type {LoadContext, Plugin} from '@docusaurus/types';
@@ -33,17 +20,22 @@ export interface PipelineOptions {
   readonly hosting: HostingOptions;
 }
 
-/** The steps, in the order they run. */
+/** The steps, in the order they run: the one place the order is written. */
 export function pipelineSteps(context: LoadContext, options: PipelineOptions): Step[] {
   return [
+    // The legacy URLs' fallback pages, which the hosting step hashes like every page.
     redirectPagesStep(context, options.redirects),
     markdownTwinsStep,
+    // A search record per API entry, for the search step.
     apiReferenceStep,
     searchIndexStep,
+    // `/offline.json` lists the search index's files.
     offlineListStep,
     // Other artifacts: after the pages and the search index they may list, before the hosting
     // files that serve them.
     docsetStep,
+    // Last: the Content-Security-Policy hashes the inline code of the pages as the others left
+    // them, and the caching and content-type rules name their files.
     hostingStep(context, options.hosting),
   ];
 }
