@@ -251,7 +251,9 @@ describe('Socket.IO Redis adapter', () => {
           @WebSocketServer() server: any;
         }
         @WebSocketGateway()
-        class PublicGateway {}
+        class PublicGateway {
+          @WebSocketServer() server: any;
+        }
         // Instance A serves both gateways, instance B the public one.
         let appA: any;
         const urlA = await start([AdminGateway, PublicGateway], async (app) => {
@@ -261,10 +263,13 @@ describe('Socket.IO Redis adapter', () => {
         const urlB = await start([PublicGateway], withRedis);
         const publicClients = [await ioConnect(urlA), await ioConnect(urlB)];
         const adminClient = await ioConnect(`http://127.0.0.1:${adminPort}`);
-        const heardByPublic = publicClients.map((client) => collect(client, 'admin-only', 1, 700));
+        // The public gateway relays between the instances once the adapters have subscribed: wait for that.
+        const relayed = collect(publicClients[1], 'news', 1, 3000);
+        const timer = setInterval(() => appA.get(PublicGateway).server.emit('news', 'ready'), 100);
+        expect(await relayed).toEqual(['ready']);
+        clearInterval(timer);
+        const heardByPublic = publicClients.map((client) => collect(client, 'admin-only', 1, 500));
         const heardByAdmin = collect(adminClient, 'admin-only');
-        // The adapters subscribe asynchronously: a moment before the one broadcast.
-        await new Promise((done) => setTimeout(done, 200));
         appA.get(AdminGateway).server.emit('admin-only', {secret: 42});
         expect(await heardByAdmin).toEqual([{secret: 42}]);
         expect(await Promise.all(heardByPublic)).toEqual(
