@@ -44,7 +44,7 @@ async function suggest(page: Page, query: string): Promise<string[]> {
 /**
  * What a learner types, and the page (or one of the pages) that must be among the first five
  * suggestions: identifiers, error messages and tasks. Tune the ranking in
- * src/features/search/client/pagefind.ts, not this list.
+ * src/features/search/client/ranking.ts, not this list.
  */
 const relevance: [query: string, expected: string | string[]][] = [
   // Identifiers, also by their first letters.

@@ -7,10 +7,9 @@ import {defaultAlgoliaIndexName, searchConfig} from './node/searchConfig';
 import pagefindPlugin from './plugin';
 import {readFragment, writePageList} from './node/pagefindIndex';
 import type {PagefindResultData, PagefindSubResult} from './client/pagefind';
+import {rankedSubResults, readersOrder} from './client/ranking';
 import {
-  rankedSubResults,
   searchPageUrl,
-  readersOrder,
   titleMatches,
   toPageResult,
   withEllipses,
@@ -378,5 +377,26 @@ describe('readersOrder (guide pages before API entries)', () => {
       'guards-page',
       'other',
     ]);
+  });
+});
+
+describe('where the ranking is said to be', () => {
+  const ranking = 'src/features/search/client/ranking.ts';
+
+  it('every document that sends a reader to tune it names client/ranking.ts', () => {
+    expect(readFileSync(ranking, 'utf8')).toContain('export const ranking');
+    expect(readFileSync('README.md', 'utf8')).toContain(ranking);
+    expect(readFileSync('tests/e2e/search.spec.ts', 'utf8')).toContain(
+      `Tune the ranking in\n * ${ranking}`,
+    );
+    expect(readFileSync('src/features/search/README.md', 'utf8')).toContain(
+      '| `client/ranking.ts` |',
+    );
+  });
+
+  it('Pagefind gets its weights from there', () => {
+    const pagefind = readFileSync('src/features/search/client/pagefind.ts', 'utf8');
+    expect(pagefind).toContain("import {ranking} from './ranking';");
+    expect(pagefind).not.toMatch(/termSaturation: [\d.]/);
   });
 });

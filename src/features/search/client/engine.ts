@@ -3,8 +3,8 @@
  * /search, never with a page.
  */
 import {loadPageList, loadPagefind, type PagefindResult, type PagefindResultData} from './pagefind';
+import {hasMatchedWords, readersOrder} from './ranking';
 import {
-  readersOrder,
   toPageResult,
   toSuggestion,
   withHighlight,
@@ -24,15 +24,6 @@ interface Options {
   limit: number;
   /** Only pages of this menu group. */
   section?: string;
-}
-
-/**
- * Pagefind answers every query, and a query none of whose words occurs anywhere ("zzqxj") gets
- * pages whose match holds no word at all, ranked by length alone. Only results with matched words
- * count: a close typo ("interceptr") still matches its word, nonsense matches nothing.
- */
-export function hasMatchedWords(result: Pick<PagefindResult, 'words'>): boolean {
-  return result.words.length > 0;
 }
 
 async function run(baseUrl: string, query: string, {section}: Options, counts = false) {

@@ -7,6 +7,7 @@
  * search and reads the small entry file; each query then fetches only the index chunks holding
  * its words and the fragments of the pages it shows (src/features/search/plugin.ts builds them).
  */
+import {ranking} from './ranking';
 
 export interface PagefindLocation {
   weight: number;
@@ -76,19 +77,6 @@ export interface Pagefind {
 
 /** The query parameter that carries the searched words to the page opened from a result. */
 export const highlightParam = 'highlight';
-
-/**
- * Ranking: Pagefind's own defaults, written out so that a tuning shows in one place. Pagefind
- * already weighs the title and headings above body text (h1 7, h2 6, h3 5, text 1). With these
- * values the relevance set in tests/e2e/search.spec.ts passes whole (81 of 81); change them only
- * against that set.
- */
-export const ranking = {
-  termFrequency: 1.0,
-  pageLength: 0.75,
-  termSaturation: 1.4,
-  termSimilarity: 1.0,
-} as const;
 
 /** Retries a failed load on the next call (offline, say), shares a pending or finished one. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -176,6 +164,7 @@ export function loadPagefind(baseUrl: string): Promise<Pagefind> {
         noWorker: true,
         excerptLength: 16,
         highlightParam,
+        // The weights of the results' order (./ranking.ts).
         ranking,
       });
       await pagefind.init();

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {panelOffset} from './placement';
-import {hasMatchedWords} from './engine';
+import {hasMatchedWords} from './ranking';
 
 describe('search panel placement', () => {
   it('starts at the box when it fits', () => {
