@@ -13,12 +13,10 @@
  * children. Its element has `display: contents`, so the layout is the same as without it.
  */
 import React, {type ReactNode} from 'react';
+import {mobileMaxWidth} from '../../shell/breakpoints';
 import StaticPart from './StaticPart';
 
-/** Docusaurus' breakpoint (`useWindowSize`, theme-common): wider than this is "desktop". */
-const desktopBreakpoint = 996;
-
-const atPhoneWidth = (): boolean => window.innerWidth <= desktopBreakpoint;
+const atPhoneWidth = (): boolean => window.innerWidth <= mobileMaxWidth;
 
 export interface Props {
   /** Which part (`desktop-menu`, `desktop-toc`: one element per name in a page). */
