@@ -1,6 +1,15 @@
 /// <reference types="reflect-metadata" />
 import {expect} from 'vitest';
-import {claim, samples, fragment, compileModule, nest, listen, applyEdits} from '../../lib';
+import {
+  claim,
+  samples,
+  fragment,
+  compileModule,
+  nest,
+  listen,
+  applyEdits,
+  typeErrors,
+} from '../../lib';
 import {captureLog} from './_support';
 
 const {Module, Injectable, Inject, Controller, Get} = nest('@nestjs/common');
@@ -100,6 +109,37 @@ claim(
     ]);
     expect(app.get(CatsService)).toBe(fakeCatsService);
     await app.close();
+  },
+);
+
+claim(
+  `${page}#value-providers-usevalue`,
+  "useValue is not compared with the token: the page's stub without create() compiles once its Pick<CatsService, ...> annotation is gone, and with the annotation the compiler rejects it",
+  () => {
+    const fence = fragment(page, 'value-providers-usevalue', 'fakeCatsService').value;
+    const catsService = applyEdits(
+      'cats.service',
+      samples(page, {under: 'di-fundamentals'}).sources.get('cats.service') ?? '',
+      [["from './interfaces/cat.interface'", "from './cat.interface'"]],
+    );
+    const withoutCreate = applyEdits('value.module', fence, [
+      ['  create: () => undefined,\n', ''],
+    ]);
+    const unannotated = applyEdits('value.module', withoutCreate, [
+      [": Pick<CatsService, 'findAll' | 'create'>", ''],
+    ]);
+    // One program: the page's module, the stub without create() and no annotation, the same annotated.
+    const errors = typeErrors({
+      'cats.service': catsService,
+      'cat.interface': 'export interface Cat { name: string; age: number; breed: string }',
+      'page.module': fence,
+      'unannotated.module': unannotated,
+      'annotated.module': withoutCreate,
+    });
+    expect(errors.map((e) => [e.code, e.at.replace(/:.*$/, '')])).toEqual([
+      ['TS2741', 'annotated.module'],
+    ]);
+    expect(errors[0].message).toContain("Property 'create' is missing");
   },
 );
 

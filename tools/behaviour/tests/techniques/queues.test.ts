@@ -366,6 +366,50 @@ claim(
   },
 );
 
+claim.abuse(
+  `${page}#job-options`,
+  "a client retries after the job completed: with the page's jobId and removeOnComplete: 1000 the job runs once; with removeOnComplete: true it runs again",
+  async () => {
+    const call = fragment(page, 'job-options', 'removeOnComplete: 1000').value;
+    const {TestProcessor, seen} = processor(
+      `@Process('transcode') run(job: any) { seen.push(job.data.file); }`,
+    );
+    const app = await boot([root(), BullModule.registerQueue({name: 'audio'})], [TestProcessor]);
+    const audioQueue = app.get(getQueueToken('audio'), {strict: false});
+    const add = new Function(
+      'audioQueue',
+      'uploadId',
+      `return (async () => { ${call.replace(/this\.audioQueue/g, 'audioQueue')} })();`,
+    );
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await add(audioQueue, 42);
+      await until(
+        () => audioQueue.getJob('transcode-42'),
+        (j: any) => j?.finishedOn != null,
+      );
+    }
+    expect(seen).toEqual(['uploads/interview.wav']);
+    const removing = call.replace('removeOnComplete: 1000', 'removeOnComplete: true');
+    const addRemoving = new Function(
+      'audioQueue',
+      'uploadId',
+      `return (async () => { ${removing.replace(/this\.audioQueue/g, 'audioQueue')} })();`,
+    );
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await addRemoving(audioQueue, 43);
+      await until(
+        () => seen.length,
+        (n: number) => n === 2 + attempt,
+      );
+      await until(
+        () => audioQueue.getJob('transcode-43'),
+        (j: any) => j === null,
+      );
+    }
+    expect(seen).toHaveLength(3);
+  },
+);
+
 claim(
   `${page}#job-options`,
   'delay puts the job in delayed; jobId makes add() idempotent; removeOnComplete removes the finished job',
@@ -894,6 +938,103 @@ claim(
   },
 );
 
+claim.failure(
+  `${page}#async-configuration`,
+  "AUDIO_JOBS_PER_SECOND missing, empty or 'abc': the page's factory limits to 10 jobs a second; read as it is, 'abc' removes the limit and '' stops the start",
+  async () => {
+    const registration = fragment(page, 'async-configuration', 'AUDIO_JOBS_PER_SECOND').value;
+    const {ConfigModule} = nest('@nestjs/config');
+    const compile = (source: string) =>
+      compileModule<any>(`
+import { BullModule } from '@nestjs/bull';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+export const registration = ${source.trim().replace(/;$/, '')};
+`).registration;
+    const raw = registration.replace(
+      "Number(configService.get('AUDIO_JOBS_PER_SECOND')) || 10",
+      "configService.get('AUDIO_JOBS_PER_SECOND')",
+    );
+    expect(raw).not.toBe(registration);
+    const limiterOf = async (source: string, value: string | undefined) => {
+      if (value === undefined) delete process.env.AUDIO_JOBS_PER_SECOND;
+      else process.env.AUDIO_JOBS_PER_SECOND = value;
+      try {
+        const app = await boot([
+          ConfigModule.forRoot({ignoreEnvFile: true}),
+          root(),
+          compile(source),
+        ]);
+        const {limiter} = app.get(getQueueToken('audio'), {strict: false});
+        await close?.();
+        close = undefined;
+        return limiter;
+      } catch (error) {
+        close = undefined;
+        return (error as Error).message;
+      } finally {
+        delete process.env.AUDIO_JOBS_PER_SECOND;
+      }
+    };
+    for (const value of [undefined, '', 'abc'])
+      expect(await limiterOf(registration, value)).toMatchObject({max: 10, duration: 1000});
+    expect(await limiterOf(registration, '5')).toMatchObject({max: 5});
+    expect(await limiterOf(raw, 'abc')).toMatchObject({max: 'abc'});
+    expect(await limiterOf(raw, '')).toBe('Limiter requires `max` and `duration` options');
+    // What Bull makes of max: 'abc': no limit (20 jobs within 600 ms).
+    const {TestProcessor, seen} = processor(`@Process() handle() { seen.push(Date.now()); }`);
+    const app = await boot(
+      [
+        root(),
+        BullModule.registerQueue({name: 'audio', limiter: {max: 'abc' as any, duration: 1000}}),
+      ],
+      [TestProcessor],
+    );
+    const queue = app.get(getQueueToken('audio'), {strict: false});
+    const started = Date.now();
+    for (let i = 0; i < 20; i++) await queue.add({});
+    await until(
+      () => seen.length,
+      (n) => n >= 20,
+    );
+    expect(Date.now() - started).toBeLessThan(1000);
+  },
+);
+
+claim.failure(
+  `${page}#async-configuration`,
+  "REDIS_PORT not set: the page's factory and BullConfigService fall back to 6379; with +configService.get() the port is NaN and the queue's client ends for good",
+  async () => {
+    delete process.env.REDIS_PORT;
+    delete process.env.REDIS_HOST;
+    const {BullConfigService} = samples(page, {under: 'async-configuration'}).require(
+      'bull-config.service',
+    );
+    expect(new BullConfigService().createSharedConfiguration().redis).toEqual({
+      host: 'localhost',
+      port: 6379,
+    });
+    const factory = fragment(page, 'async-configuration', "configService.get('REDIS_PORT')").value;
+    const {ConfigModule, ConfigService} = nest('@nestjs/config');
+    @Module({imports: [ConfigModule.forRoot({ignoreEnvFile: true})]})
+    class ConfigOnly {}
+    const configApp = await NestFactory.createApplicationContext(ConfigOnly, {logger: false});
+    const config = configApp.get(ConfigService);
+    const useFactory = new Function(
+      'configService',
+      `return (${factory.match(/useFactory: (async \(configService[^)]*\) => \(\{[\s\S]*?\}\)),\n {2}inject/)![1].replace(': ConfigService', '')})(configService);`,
+    );
+    expect((await useFactory(config)).redis).toEqual({host: 'localhost', port: 6379});
+    await configApp.close();
+    // What a NaN port does: the client ends at once, add() rejects.
+    const Bull = nest('bull');
+    const queue = new Bull('audio', {redis: {host: '127.0.0.1', port: +config.get('REDIS_PORT')}});
+    queue.on('error', () => {});
+    await expect(queue.add({})).rejects.toThrow(/Port should be >= 0 and < 65536/);
+    expect(queue.client.status).toBe('end');
+    await queue.close().catch(() => {});
+  },
+);
+
 claim(
   `${page}#async-configuration`,
   'a limiter max read from the environment as a string still limits (Bull converts it)',
@@ -1333,7 +1474,7 @@ describe('listeners and workers in a child process', () => {
 
   claim.failure(
     `${page}#errors-in-listeners`,
-    'an async listener whose promise rejects ends the worker process (exit code 1); a synchronous one that throws is swallowed and the job stays completed',
+    'an async listener whose promise rejects ends the worker process (exit code 1); a synchronous unfiltered @OnQueueCompleted() listener that throws does not, and the job stays completed',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'behaviour-listeners-'));
       try {
@@ -1380,6 +1521,73 @@ Processor('audio')(Listener);
       }
     },
     30_000,
+  );
+
+  claim.failure(
+    `${page}#errors-in-listeners`,
+    "a listener with a name filter (@OnQueueCompleted({ name: 'transcode' })) that throws synchronously ends the worker process (exit code 1)",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'behaviour-listeners-'));
+      try {
+        const child = run(
+          dir,
+          workerScript(
+            redis.port,
+            'Listener',
+            `
+const { Process, Processor, OnQueueCompleted } = require('@nestjs/bull');
+class Listener {
+  handle() { return 'done'; }
+  onTranscoded(job) { throw new Error('filtered listener failed'); }
+}
+Process('transcode')(Listener.prototype, 'handle', Object.getOwnPropertyDescriptor(Listener.prototype, 'handle'));
+OnQueueCompleted({ name: 'transcode' })(Listener.prototype, 'onTranscoded', Object.getOwnPropertyDescriptor(Listener.prototype, 'onTranscoded'));
+Processor('audio')(Listener);
+`,
+          ),
+          {ADD_JOB: 'named'},
+        );
+        expect(await child.exited(15_000)).toEqual({code: 1, signal: null});
+        expect(child.output()).toContain('filtered listener failed');
+      } finally {
+        rmSync(dir, {recursive: true, force: true});
+      }
+    },
+    30_000,
+  );
+
+  claim.failure(
+    `${page}#errors-in-listeners`,
+    'a synchronous @OnQueueActive() listener that throws: @OnQueueError() hears it, and the job stays active after the stalled-job check has run (output)',
+    async () => {
+      const {TestProcessor, seen} = processor(`
+  @Process() handle(job: any) { seen.push('handled ' + job.id); return 'done'; }
+  @OnQueueActive() onActive(job: any) { if (job.id === '1') throw new Error('active listener failed'); }
+  @OnQueueError() onError(error: Error) { seen.push('queue error: ' + error.message); }
+`);
+      const app = await boot(
+        [
+          root({settings: {stalledInterval: 1000, lockDuration: 1000, retryProcessDelay: 500}}),
+          BullModule.registerQueue({name: 'audio'}),
+        ],
+        [TestProcessor],
+      );
+      const queue = app.get(getQueueToken('audio'), {strict: false});
+      await queue.add({});
+      await queue.add({});
+      await until(
+        () => queue.getJob('2'),
+        (j: any) => j?.finishedOn != null,
+      );
+      await new Promise((r) => setTimeout(r, 2500)); // more than two stalled-job checks
+      const report = [
+        ...seen.filter((line: string) => line.startsWith('queue error')),
+        `job 1: ${await (await queue.getJob('1')).getState()}`,
+        `job 2: ${await (await queue.getJob('2')).getState()}`,
+      ].join('\n');
+      expectOutput(page, 'active-listener-throws', report);
+      expect(seen).toContain('handled 1');
+    },
   );
 
   for (const lang of ['ts', 'js'] as const) {
