@@ -186,11 +186,12 @@ describe('the combined GraphQL app (guards do not run for field resolvers)', () 
 
   claim(
     `${resolversPage}#graphql-argument-decorators`,
-    "MeResolver behind the authentication chapter's GqlAuthGuard answers the signed-in caller's author: alice (userId 1) gets Ada, bob (userId 2) Grace",
+    "MeResolver behind the authentication chapter's GqlAuthGuard answers the signed-in caller's author: alice (userId 1) gets Ada, bob (userId 2) Grace, and a valid user without an author record null, without an error",
     async () => {
       for (const [token, expected] of [
         [tokens.alice, {id: 1, firstName: 'Ada'}],
         [tokens.bob, {id: 2, firstName: 'Grace'}],
+        [sign({sub: 3, username: 'carol'}), null],
       ] as const) {
         const {body} = await gql(base, '{ me { id firstName } }', token);
         expect(body, JSON.stringify(body)).toEqual({data: {me: expected}});
