@@ -31,9 +31,12 @@ import focusableTables from './src/features/markdown/node/remarkFocusableTables'
 import headingOrder from './src/features/markdown/node/remarkHeadingOrder';
 import monospaceFontPreload from './src/features/code/node/remarkMonospaceFontPreload';
 
+// Loading this file runs nothing: what reads or writes files, installs or spawns happens in the
+// plugins' functions and hooks, when Docusaurus calls them (docusaurusConfig.test.ts checks).
+
 const siteTitle = 'NestJS - A progressive Node.js framework';
-// The API reference: docs/api/*.md written from the packages' declarations, now, before the docs
-// are read (src/features/api-reference).
+// The API reference: its plugin writes docs/api/*.md from the packages' declarations when
+// Docusaurus loads the plugins, before the docs are read (src/features/api-reference).
 const api = apiReference(__dirname);
 // Internals patches left out for a measurement (src/features/bundle/node/without.ts; empty in
 // normal builds).
@@ -43,9 +46,6 @@ const search = searchConfig(process.env);
 
 /** Light and dark code colours behind one variable-based Prism theme. */
 const prism = variableTheme(withContrast(prismThemes.github), withContrast(prismThemes.dracula));
-
-/** The legacy URLs whose new page exists: fallback pages and host rules (src/features/redirects). */
-const redirects = emittedRedirects();
 
 const config = {
   title: siteTitle,
@@ -170,8 +170,10 @@ const config = {
     // First loads adopt the server's article without hydrating it (src/features/static-article).
     staticArticle,
     // After the build: the features' steps, in the order of src/features/pipeline/plugin.ts.
-    (context: LoadContext) =>
-      pipelinePlugin(context, {
+    (context: LoadContext) => {
+      // The legacy URLs whose new page exists: fallback pages and host rules (src/features/redirects).
+      const redirects = emittedRedirects();
+      return pipelinePlugin(context, {
         redirects: {redirects, noindexMarker},
         hosting: {
           redirects,
@@ -179,7 +181,8 @@ const config = {
           // Netlify sets NETLIFY=true in its builds: only there are the redirects forced.
           forceRedirects: process.env.NETLIFY === 'true',
         },
-      }),
+      });
+    },
     // `docusaurus start` serves /controllers.md and llms.txt too (the build writes them above).
     markdownTwinsPlugin,
     // API pages load in full rather than rendering in the browser (src/features/api-reference).
