@@ -7,6 +7,7 @@
  * writing the markdown file and, for a brand-new route, one `page(...)` line.
  */
 import type {SidebarsConfig} from '@docusaurus/plugin-content-docs';
+import {escapeHtml} from './src/data/html';
 import {links} from './src/data/links';
 import {docFile} from './src/features/shell/node/docs';
 import {archivedVersion} from './src/features/versions/versions';
@@ -17,10 +18,6 @@ type SidebarItem = SidebarsConfig[string] extends infer S
     ? I
     : never
   : never;
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 /** A doc entry, or a pending placeholder while the page is not written. */
 function page(id: string, label: string): SidebarItem {

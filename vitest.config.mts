@@ -9,6 +9,7 @@ export default defineConfig({
     include: [
       'tests/unit/**/*.test.{ts,tsx}',
       'src/features/**/*.test.{ts,tsx}',
+      'src/data/**/*.test.ts',
       'tools/check-types/**/*.test.ts',
     ],
     environment: 'node',

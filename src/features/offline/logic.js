@@ -5,6 +5,7 @@
  * (src/features/offline/client/OfflineSave), the build step that lists what to save (src/features/offline/node/step.ts)
  * and the unit tests (src/features/offline/offline.test.ts). No browser or Node API in here.
  */
+import {escapeHtml} from '../../data/html';
 
 /** The cache of everything read or saved at run time (pages, bundles, images, search). */
 export const runtimeCache = 'nest-docs-offline-v1';
@@ -154,15 +155,6 @@ export function formatBytes(bytes) {
   if (bytes < 1_000_000) return `${Math.max(1, Math.round(bytes / 1000))} KB`;
   const mb = bytes / 1_000_000;
   return `${mb < 10 ? mb.toFixed(1) : Math.round(mb)} MB`;
-}
-
-/** @param {string} text */
-function escapeHtml(text) {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
 }
 
 /**

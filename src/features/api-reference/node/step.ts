@@ -15,6 +15,7 @@
  */
 import {readFile, stat} from 'node:fs/promises';
 import {join} from 'node:path';
+import {escapeHtml} from '../../../data/html';
 import type {SearchDocument, Step} from '../../pipeline/node/steps';
 import {apiSection, referencePackages} from '../packages';
 
@@ -28,10 +29,6 @@ const sectionPattern =
 
 /** The paragraphs that only link elsewhere (./pages.ts writes them). */
 const navigation = /<p><strong>(?:See also|Used in):<\/strong>[\s\S]*?(?=<p\b|<\/section>|$)/g;
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 /** The records of one built API page: its entries, then the page without them. */
 export function entryDocuments(html: string, pageUrl: string): SearchDocument[] {

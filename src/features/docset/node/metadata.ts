@@ -1,4 +1,5 @@
 /** The docset's `Info.plist` and its Dash feed (`NestJS.xml`). */
+import {escapeHtml} from '../../../data/html';
 
 export interface DocsetIdentity {
   /** `nestjs`: the bundle id and the search keyword (`nestjs:pipe` in Dash). */
@@ -7,14 +8,6 @@ export interface DocsetIdentity {
   readonly name: string;
   /** `https://docs.nestjs.com`, no trailing slash. */
   readonly siteUrl: string;
-}
-
-function xml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
 }
 
 /**
@@ -28,11 +21,11 @@ export function infoPlist(identity: DocsetIdentity): string {
 <plist version="1.0">
 <dict>
   <key>CFBundleIdentifier</key>
-  <string>${xml(identity.id)}</string>
+  <string>${escapeHtml(identity.id)}</string>
   <key>CFBundleName</key>
-  <string>${xml(identity.name)}</string>
+  <string>${escapeHtml(identity.name)}</string>
   <key>DocSetPlatformFamily</key>
-  <string>${xml(identity.id)}</string>
+  <string>${escapeHtml(identity.id)}</string>
   <key>isDashDocset</key>
   <true/>
   <key>isJavaScriptEnabled</key>
@@ -42,7 +35,7 @@ export function infoPlist(identity: DocsetIdentity): string {
   <key>DashDocSetFamily</key>
   <string>dashtoc</string>
   <key>DashDocSetFallbackURL</key>
-  <string>${xml(identity.siteUrl)}/</string>
+  <string>${escapeHtml(identity.siteUrl)}/</string>
 </dict>
 </plist>
 `;
@@ -54,8 +47,8 @@ export function infoPlist(identity: DocsetIdentity): string {
  */
 export function feedXml(version: string, archiveUrl: string): string {
   return `<entry>
-  <version>${xml(version)}</version>
-  <url>${xml(archiveUrl)}</url>
+  <version>${escapeHtml(version)}</version>
+  <url>${escapeHtml(archiveUrl)}</url>
 </entry>
 `;
 }

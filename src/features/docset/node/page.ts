@@ -8,6 +8,7 @@
  */
 import {load, type Cheerio, type CheerioAPI} from 'cheerio';
 import type {AnyNode, Element} from 'domhandler';
+import {escapeHtml} from '../../../data/html';
 
 /** A docs route's file, in the build and in the docset: `/` is `index.html`. */
 export function pageFile(route: string): string {
@@ -77,14 +78,6 @@ function codeText($: CheerioAPI, code: Cheerio<Element>): string {
     .toArray()
     .map((line) => $(line).text())
     .join('\n');
-}
-
-function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
 }
 
 const languageNames: Record<string, string> = {ts: 'TypeScript', js: 'JavaScript'};
