@@ -2,7 +2,7 @@
  * The declarations the reference is read from: the packages pinned in `tools/samples` (the same
  * tree `npm run check:types` type-checks the samples against). A fresh clone has no
  * `tools/samples/node_modules`: the build installs it with `npm ci` there, once, the way
- * scripts/check-types.mjs does. The site's own dependencies cannot hold them: @nestjs/graphql 9
+ * tools/check-types/cli.mjs does. The site's own dependencies cannot hold them: @nestjs/graphql 9
  * needs graphql 15, the site's tools graphql 16. Node-only.
  */
 import {spawnSync} from 'node:child_process';

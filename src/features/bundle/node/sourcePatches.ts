@@ -91,7 +91,7 @@ export function sourcePatchLoader(siteDir: string): string {
   return join(siteDir, 'src', 'features', 'bundle', 'node', 'sourcePatchLoader.cjs');
 }
 
-/** `without`: names of patches to leave out (a measurement build, src/node/without.ts). */
+/** `without`: names of patches to leave out (a measurement build, ./without.ts). */
 export default function sourcePatchesPlugin(
   context: LoadContext,
   without: ReadonlySet<string> = new Set(),

@@ -3,7 +3,7 @@
  * only passes the original wrapped prop getters): the line's inline variable style
  * becomes a class (src/features/code/tokenClasses.ts), and the identifiers the
  * block links to the API reference are cut out of their tokens into links
- * (src/features/api-reference/client/CodeLinks.tsx). Tokens are handled by ./Token.
+ * (src/features/api-reference/client/CodeLinks.tsx). Tokens are handled by ./CodeBlockLineToken.tsx.
  */
 import React, {type ReactNode} from 'react';
 import Line from '@theme-original/CodeBlock/Line';

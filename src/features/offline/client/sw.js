@@ -2,7 +2,7 @@
 /**
  * Our part of the service worker (`swCustom` of @docusaurus/plugin-pwa, imported by its sw.js
  * before it adds its own listeners). The plugin precaches the app shell (see `isShellFile` in
- * ./logic.js) and handles `SKIP_WAITING` (the "New version available — Reload" prompt); this
+ * ../logic.js) and handles `SKIP_WAITING` (the "New version available — Reload" prompt); this
  * answers every same-origin GET, so the plugin's own fetch listener never runs:
  *
  * - pages: network first, with a 3 s patience when a cached copy exists; cached as read;
@@ -140,7 +140,7 @@ async function saveUrls(urls) {
 
 /**
  * While installing, the worker's fetches (plugin-pwa's precache, one file at a time) wait as long
- * as a search in the page asks it to yield (`yieldMessage`, see `installPause` in ./logic.js): on
+ * as a search in the page asks it to yield (`yieldMessage`, see `installPause` in ../logic.js): on
  * a slow connection the app shell would otherwise share it with the search's index.
  * workbox-precaching calls the global `fetch`, replaced here before the plugin adds its install
  * listener. Only while installing: the first install (no active worker yet), or a new build's
