@@ -202,10 +202,9 @@ test.describe('offline reading', () => {
         true,
       );
       // The page at rest first. To activate the new worker Chromium stops the old one; a request
-      // of the page in that window (here the code highlighter, preloaded on the first pointer
-      // move) starts the old one again, and the new one then waits until the old one idles out,
-      // which a worker under DevTools (Playwright) never does. The site keeps the prompt itself
-      // out of that preload (src/features/code/client/highlighter/browser.ts).
+      // of the page in that window (a chunk loaded on the first pointer move) starts the old one
+      // again, and the new one then waits until the old one idles out, which a worker under
+      // DevTools (Playwright) never does.
       await page.mouse.move(200, 300);
       await requestsSettled(page);
       await popup.getByRole('button', {name: 'Reload'}).click();

@@ -5,7 +5,4 @@
  */
 import Highlighted from './Highlighted';
 
-/** Nothing to load ahead on the server. */
-export function preloadOnIntent(): void {}
-
 export default Highlighted;
