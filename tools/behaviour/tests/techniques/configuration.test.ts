@@ -131,6 +131,51 @@ claim(
   },
 );
 
+/** The page's NODE_ENV fragment as a function that returns what its forRoot() call returns. */
+function envFileModule(): () => any {
+  const code = fragment(page, 'custom-env-file-path', 'envFilePath: `.env.${').value;
+  expect(code).toMatch(/^ConfigModule\.forRoot\(/m);
+  return compileModule<{load: () => any}>(
+    `import { ConfigModule } from '@nestjs/config';
+export function load() {
+${code.replace(/^ConfigModule\.forRoot\(/m, 'return ConfigModule.forRoot(')}
+}`,
+    'env-file-path',
+  ).load;
+}
+
+claim.failure(
+  `${page}#custom-env-file-path`,
+  "NODE_ENV unset or misspelt (prod): the page's check stops the process with its message instead of loading .env.development or no file; NODE_ENV=production loads .env.production",
+  async () => {
+    file(
+      '.env.development',
+      'CFG_AUTH_ENABLED=false\nCFG_DATABASE_URL=postgres://dev:dev@localhost/dev\n',
+    );
+    file('.env.production', 'CFG_DATABASE_URL=postgres://prod@db/app\n');
+    const load = envFileModule();
+    delete process.env.NODE_ENV;
+    let message = '';
+    try {
+      load();
+    } catch (error) {
+      message = `Error: ${(error as Error).message}`;
+    }
+    // The old fallback loaded .env.development here.
+    expect(process.env.CFG_AUTH_ENABLED).toBeUndefined();
+    expectOutput(page, 'node-env-missing', message);
+    process.env.NODE_ENV = 'prod';
+    expect(load).toThrow('NODE_ENV must be development, test or production; it is "prod"');
+    process.env.NODE_ENV = 'production';
+    const app = await context([load()]);
+    const config = app.get(ConfigService);
+    expect([config.get('CFG_DATABASE_URL'), config.get('CFG_AUTH_ENABLED')]).toEqual([
+      'postgres://prod@db/app',
+      undefined,
+    ]);
+  },
+);
+
 claim(
   `${page}#disable-env-variables-loading`,
   'ignoreEnvFile: true reads no .env file',
@@ -488,6 +533,51 @@ claim(
       process.env.REQUEST_TIMEOUT_MS = '250';
       expect(api.requestTimeoutMs).toBe(250);
       await closeApp();
+    }
+  },
+);
+
+claim(
+  `${page}#custom-getter-functions`,
+  "with AUTH_ENABLED: Joi.boolean() added to the page's schema, get() returns a boolean and AUTH_ENABLED=false (or FALSE) still turns authentication off; true keeps it on (ts and js)",
+  async () => {
+    // The page's schema with one more key; isGlobal lets the getter service see ConfigService.
+    const schemaModule = () =>
+      samples(page, {
+        under: 'schema-validation',
+        pick: {'app.module': 4},
+        edit: {
+          'app.module': [
+            ['ConfigModule.forRoot({', 'ConfigModule.forRoot({\n      isGlobal: true,'],
+            [
+              'DATABASE_URL: Joi.string().required(),',
+              'DATABASE_URL: Joi.string().required(),\n        AUTH_ENABLED: Joi.boolean().default(true),',
+            ],
+          ],
+        },
+      }).require('app.module').AppModule;
+    for (const lang of ['ts', 'js'] as const) {
+      const {ApiConfigService} = samples(page, {
+        under: 'custom-getter-functions',
+        lang,
+        pick: {'app.module': 1},
+      }).require('api-config.service');
+      for (const [value, expected] of [
+        ['false', false],
+        ['FALSE', false],
+        ['true', true],
+      ] as const) {
+        process.env.DATABASE_URL = 'postgres://localhost/app';
+        process.env.AUTH_ENABLED = value;
+        delete process.env.PORT;
+        const module = schemaModule();
+        const app = await context([module], [ApiConfigService]);
+        expect(app.get(ConfigService).get('AUTH_ENABLED')).toBe(expected);
+        expect(app.get(ApiConfigService).isAuthEnabled, `${lang} AUTH_ENABLED=${value}`).toBe(
+          expected,
+        );
+        await closeApp();
+      }
     }
   },
 );
