@@ -268,3 +268,165 @@ claim(
     await app.close();
   },
 );
+
+/**
+ * A hybrid application in a child process (a crash must not end the test worker): the page's filter as
+ * APP_FILTER, a TCP microservice connected with inheritAppConfig: true, handlers that throw. `first`
+ * is what the client sends first: two messages ('message') or an event ('event').
+ */
+async function hybridRun(first: 'message' | 'event') {
+  const {mkdtempSync, rmSync} = await import('node:fs');
+  const {tmpdir} = await import('node:os');
+  const {join} = await import('node:path');
+  const {compileInto, runScript, plain} = await import('../fundamentals/_support');
+  const dir = mkdtempSync(join(tmpdir(), 'behaviour-filter-hybrid-'));
+  try {
+    compileInto(
+      dir,
+      'all-exceptions.filter',
+      fragment(page, 'adapter-pattern', 'class AllExceptionsFilter').value,
+    );
+    compileInto(
+      dir,
+      'main',
+      `import { Controller, Get, Module, NotFoundException, Param } from '@nestjs/common';
+import { APP_FILTER, NestFactory } from '@nestjs/core';
+import { ClientProxyFactory, EventPattern, MessagePattern, Transport } from '@nestjs/microservices';
+import { lastValueFrom } from 'rxjs';
+import { AllExceptionsFilter } from './all-exceptions.filter';
+
+@Controller('cats')
+class CatsController {
+  @Get(':id')
+  findOne(@Param('id') id: string) { throw new NotFoundException('no cat ' + id); }
+  @MessagePattern('cats.find')
+  find() { throw new NotFoundException('no such cat'); }
+  @MessagePattern('cats.query')
+  query() { throw new Error('password authentication failed (postgres://cats_admin:hunter2@db/cats)'); }
+  @EventPattern('cats.seen')
+  seen() { throw new Error('could not record the sighting'); }
+}
+@Module({ controllers: [CatsController], providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }] })
+class AppModule {}
+
+process.on('exit', (code) => console.log('exit ' + code));
+async function main() {
+  const port = Number(process.argv[2]);
+  const app = await NestFactory.create(AppModule, { logger: ['error'] });
+  app.connectMicroservice({ transport: Transport.TCP, options: { host: '127.0.0.1', port } }, { inheritAppConfig: true });
+  await app.startAllMicroservices();
+  await app.listen(0, '127.0.0.1');
+  const client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port } });
+  const ask = (pattern: string) =>
+    lastValueFrom(client.send(pattern, {})).then(
+      (value) => console.log(pattern + ' answered ' + JSON.stringify(value)),
+      (error) => console.log(pattern + ' failed ' + JSON.stringify(error)),
+    );
+  if (process.argv[3] === 'event') {
+    await lastValueFrom(client.emit('cats.seen', {}));
+    await new Promise((r) => setTimeout(r, 300));
+  } else {
+    await ask('cats.find');
+    await ask('cats.query');
+  }
+  const response = await fetch((await app.getUrl()).replace('[::1]', '127.0.0.1') + '/cats/7');
+  console.log('http ' + response.status + ' ' + Object.keys(await response.json()).sort().join(','));
+  client.close();
+  await app.close();
+}
+main();
+`,
+    );
+    const port = await freePort();
+    const result = await runScript(
+      dir,
+      'run.js',
+      `process.argv.push(${JSON.stringify(String(port))}, ${JSON.stringify(first)});\nrequire('./main');`,
+    );
+    return {...result, output: plain(result.stdout + result.stderr)};
+  } finally {
+    rmSync(dir, {recursive: true, force: true});
+  }
+}
+
+claim.abuse(
+  `${page}#exceptions-outside-http`,
+  "a hybrid app with inheritAppConfig: true and the page's filter: TCP messages whose handlers throw (a NotFoundException, an error holding a password) get { status: 'error', message: 'Internal server error' }, and the process goes on serving HTTP",
+  async () => {
+    const result = await hybridRun('message');
+    const failed = '{"status":"error","message":"Internal server error"}';
+    expect(result.stdout).toBe(
+      `cats.find failed ${failed}\ncats.query failed ${failed}\nhttp 404 path,statusCode,timestamp\nexit 0\n`,
+    );
+    expect(result.code).toBe(0);
+    expect(result.output).not.toContain('TypeError');
+    // Nest's own handling logs what the client does not get.
+    expect(result.output).toMatch(/ERROR \[RpcExceptionsHandler\] password authentication failed/);
+  },
+);
+
+claim.failure(
+  `${page}#exceptions-outside-http`,
+  "an event handler that throws in the same hybrid app: Nest's RPC handling logs the error with its stack, and the process goes on serving HTTP",
+  async () => {
+    const result = await hybridRun('event');
+    expect(result.stdout).toBe('http 404 path,statusCode,timestamp\nexit 0\n');
+    expect(result.code).toBe(0);
+    expect(result.output).toMatch(
+      /ERROR \[RpcExceptionsHandler\] could not record the sighting\nError: could not record the sighting\n\s+at CatsController\.seen/,
+    );
+  },
+);
+
+claim.failure(
+  `${page}#exceptions-outside-http`,
+  "a GraphQL resolver that throws, with the page's filter global: a NotFoundException reaches the client with its message and 404, another error is logged by ExceptionsHandler and GraphQL sends its message",
+  async () => {
+    const {memoryLogger} = await import('../../lib');
+    const {NotFoundException} = nest('@nestjs/common');
+    const {GraphQLModule, Resolver, Query, Args} = nest('@nestjs/graphql');
+    const {AllExceptionsFilter} = compileModule(
+      fragment(page, 'adapter-pattern', 'class AllExceptionsFilter').value,
+      'all-exceptions-graphql',
+    );
+    @Resolver()
+    class CatsResolver {
+      @Query('cat')
+      cat(@Args('id') id: string) {
+        if (id === 'db') throw new Error('connect ECONNREFUSED 10.0.0.5:5432');
+        throw new NotFoundException(`no cat ${id}`);
+      }
+    }
+    Reflect.defineMetadata('design:paramtypes', [String], CatsResolver.prototype, 'cat');
+    @Module({
+      imports: [GraphQLModule.forRoot({typeDefs: 'type Query { cat(id: String!): String }'})],
+      providers: [CatsResolver, {provide: APP_FILTER, useClass: AllExceptionsFilter}],
+    })
+    class AppModule {}
+    const logs = memoryLogger();
+    const app = await NestFactory.create(AppModule, {logger: logs.logger, abortOnError: false});
+    const base = await listen(app);
+    const ask = async (id: string) =>
+      (
+        await fetch(`${base}/graphql`, {
+          method: 'POST',
+          headers: {'content-type': 'application/json'},
+          body: JSON.stringify({query: `{ cat(id: "${id}") }`}),
+        })
+      ).json();
+    try {
+      const missing = await ask('7');
+      expect(missing.errors[0].message).toBe('no cat 7');
+      expect(missing.errors[0].extensions.response.statusCode).toBe(404);
+      const failed = await ask('db');
+      expect(failed.errors[0].message).toBe('connect ECONNREFUSED 10.0.0.5:5432');
+      expect(JSON.stringify([missing, failed])).not.toMatch(/originalUrl|TypeError/);
+      const errors = logs.lines.filter((line) => line.level === 'error');
+      expect(errors.map((line) => [line.context, line.message])).toEqual([
+        ['ExceptionsHandler', 'connect ECONNREFUSED 10.0.0.5:5432'],
+      ]);
+    } finally {
+      await app.close();
+    }
+  },
+);
