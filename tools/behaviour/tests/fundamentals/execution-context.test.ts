@@ -16,6 +16,7 @@ const {
   BadRequestException,
   createParamDecorator,
   Injectable,
+  Inject,
 } = nest('@nestjs/common');
 const {NestFactory, Reflector} = nest('@nestjs/core');
 const {Transport, ClientProxyFactory, MessagePattern, TcpContext} = nest('@nestjs/microservices');
@@ -355,6 +356,135 @@ claim(
     const reflector = new Reflector();
     expect(reflector.get(ROLES_KEY, CatsController)).toEqual(['admin']);
     expect(reflector.get(ROLES_KEY, CatsController.prototype.findAll)).toBeUndefined();
+  },
+);
+
+/**
+ * The page's RolesGuard (both halves) on the page's class-level controller (at /cats) and on its combined
+ * controller (moved to /dogs), each bound with @UseGuards() as the page binds it. An x-user header stands in
+ * for authentication: its JSON becomes request.user.
+ */
+async function rolesOnClassApp(lang: 'ts' | 'js', guard?: unknown) {
+  const {RolesGuard} = samples(page, {lang, pick: {'roles.guard': 1}, files: {}}).require(
+    'roles.guard',
+  );
+  const service = (body: string) => ({
+    'cats.service': `export class CatsService { ${body} }`,
+  });
+  const classLevel = samples(page, {
+    lang,
+    under: 'class-level-metadata',
+    files: service('findAll() { return ["Tom"]; }'),
+  });
+  const combined = samples(page, {
+    lang,
+    under: 'combining-handler-and-class-metadata',
+    edit: {'cats.controller': [["@Controller('cats')", "@Controller('dogs')"]]},
+    files: service(
+      lang === 'ts'
+        ? 'findAll() { return ["Rex"]; } remove(id: string) { return `removed ${id}`; }'
+        : 'findAll() { return ["Rex"]; } remove(id) { return `removed ${id}`; }',
+    ),
+  });
+  const {CatsController} = classLevel.require('cats.controller');
+  const {CatsService} = classLevel.require('cats.service');
+  const {CatsController: DogsController} = combined.require('cats.controller');
+  const {CatsService: DogsService} = combined.require('cats.service');
+  UseGuards(guard ?? RolesGuard)(CatsController);
+  UseGuards(guard ?? RolesGuard)(DogsController);
+  @Module({
+    controllers: [CatsController, DogsController],
+    providers: [CatsService, {provide: DogsService, useClass: DogsService}],
+  })
+  class AppModule {}
+  const app = await NestFactory.create(AppModule, options);
+  app.use((req: any, _res: unknown, next: () => void) => {
+    const user = req.headers['x-user'];
+    if (user !== undefined) req.user = JSON.parse(user);
+    next();
+  });
+  const base = await listen(app);
+  const call = async (method: string, path: string, user?: unknown) =>
+    (
+      await fetch(`${base}${path}`, {
+        method,
+        headers: user === undefined ? {} : {'x-user': JSON.stringify(user)},
+      })
+    ).status;
+  return {app, call};
+}
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#class-level-metadata`,
+    `@Roles('admin') on the controller class only: the page's RolesGuard refuses anonymous callers and users (403) on findAll(), which has no @Roles() of its own, and lets admins in (${lang})`,
+    async () => {
+      const {app, call} = await rolesOnClassApp(lang);
+      expect(await call('GET', '/cats')).toBe(403);
+      expect(await call('GET', '/cats', {roles: ['user']})).toBe(403);
+      expect(await call('GET', '/cats', {roles: ['admin']})).toBe(200);
+      await app.close();
+    },
+  );
+
+  claim.abuse(
+    `${page}#combining-handler-and-class-metadata`,
+    `@Roles('user') on the class and @Roles('admin') on remove(): with the page's RolesGuard users list but cannot delete (403), admins delete, anonymous callers get 403 on both (${lang})`,
+    async () => {
+      const {app, call} = await rolesOnClassApp(lang);
+      expect(await call('GET', '/dogs')).toBe(403);
+      expect(await call('GET', '/dogs', {roles: ['user']})).toBe(200);
+      expect(await call('DELETE', '/dogs/1')).toBe(403);
+      expect(await call('DELETE', '/dogs/1', {roles: ['user']})).toBe(403);
+      expect(await call('DELETE', '/dogs/1', {roles: ['admin']})).toBe(200);
+      await app.close();
+    },
+  );
+
+  claim.abuse(
+    `${page}#reflection-and-metadata`,
+    `a user whose roles arrive as a string: 'not-admin' does not pass @Roles('admin') and 'superuser' does not pass @Roles('user') (403), where String.prototype.includes() would match them; ['admin'] does (${lang})`,
+    async () => {
+      const {app, call} = await rolesOnClassApp(lang);
+      expect('not-admin'.includes('admin') && 'superuser'.includes('user')).toBe(true);
+      expect(await call('GET', '/cats', {roles: 'not-admin'})).toBe(403);
+      expect(await call('GET', '/dogs', {roles: 'superuser'})).toBe(403);
+      expect(await call('DELETE', '/dogs/1', {roles: 'not-admin'})).toBe(403);
+      expect(await call('GET', '/cats', {roles: ['admin']})).toBe(200);
+      await app.close();
+    },
+  );
+}
+
+claim.abuse(
+  `${page}#class-level-metadata`,
+  "a guard that reads one target only fails one way or the other: reflector.get() on the handler lets anonymous callers into a class-level @Roles('admin') controller, on the class it lets a user through remove()'s @Roles('admin')",
+  async () => {
+    const match = (roles: string[] | undefined, context: any) => {
+      if (!roles) return true;
+      const roles_ = context.switchToHttp().getRequest().user?.roles;
+      return Array.isArray(roles_) && roles.some((role) => roles_.includes(role));
+    };
+    @Injectable()
+    class HandlerOnlyGuard {
+      constructor(@Inject(Reflector) private readonly reflector: any) {}
+      canActivate(context: any) {
+        return match(this.reflector.get('roles', context.getHandler()), context);
+      }
+    }
+    @Injectable()
+    class ClassOnlyGuard {
+      constructor(@Inject(Reflector) private readonly reflector: any) {}
+      canActivate(context: any) {
+        return match(this.reflector.get('roles', context.getClass()), context);
+      }
+    }
+    const handlerOnly = await rolesOnClassApp('ts', HandlerOnlyGuard);
+    expect(await handlerOnly.call('GET', '/cats')).toBe(200);
+    await handlerOnly.app.close();
+    const classOnly = await rolesOnClassApp('ts', ClassOnlyGuard);
+    expect(await classOnly.call('DELETE', '/dogs/1', {roles: ['user']})).toBe(200);
+    await classOnly.app.close();
   },
 );
 

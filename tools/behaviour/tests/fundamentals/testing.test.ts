@@ -297,7 +297,7 @@ claim(
 
 claim(
   `${page}#testing-enhancers-in-isolation`,
-  "the RolesGuard spec (with a hand-made ExecutionContext and a stubbed reflector.get()) passes against the execution context chapter's guard",
+  "the RolesGuard spec (with a hand-made ExecutionContext and a stubbed reflector.getAllAndOverride()) passes against the execution context chapter's guard",
   async () => {
     const guardSet = samples('docs/fundamentals/execution-context.md', {pick: {'roles.guard': 1}});
     const spec = fragment(page, 'testing-enhancers-in-isolation', "describe('RolesGuard'").value;
