@@ -117,7 +117,7 @@ ${fragment(page, 'auto-validation', "@Get(':id')").value.replace("@Get(':id')", 
         password: 'secret',
       });
       expect(status).toBe(201);
-      expect(body).toBe('Created ada@example.com');
+      expect(body).toEqual({email: 'ada@example.com'});
     },
   );
 
@@ -773,6 +773,74 @@ export class HostileController {
       expect(
         (await post(base, '/users', {email: 'ada@example.com', password: 'x'.repeat(100)})).status,
       ).toBe(201);
+    },
+  );
+
+  claim.abuse(
+    `${page}#auto-validation`,
+    'a cross-site form post (urlencoded, no preflight) of "<script>...</script>"@example.com passes @IsEmail(); the page\'s controllers (ts, js) answer it as JSON, where a handler returning `Created ${email}` sends the script as text/html',
+    async () => {
+      const js = samples(page, {under: 'auto-validation', lang: 'js'});
+      const {EchoController} = compileModule<any>(
+        `import { Body, Controller, Post } from '@nestjs/common';
+import { CreateUserDto } from '${set.dir}/create-user.dto.js';
+@Controller('echo')
+export class EchoController {
+  @Post() create(@Body() createUserDto: CreateUserDto) { return \`Created \${createUserDto.email}\`; }
+}`,
+        'echo-controller',
+      );
+      const jsBase = await start([js.require('users.controller').UsersController]);
+      const echoBase = await start([EchoController], (app) =>
+        app.useGlobalPipes(new ValidationPipe()),
+      );
+      const email = '"<script>alert(document.domain)</script>"@example.com';
+      const form = async (url: string) => {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            origin: 'https://evil.example',
+          },
+          body: new URLSearchParams({email, password: 'secret'}),
+        });
+        return {
+          status: response.status,
+          type: response.headers.get('content-type'),
+          body: await response.text(),
+        };
+      };
+      for (const url of [`${base}/users`, `${jsBase}/users`])
+        expect(await form(url), url).toEqual({
+          status: 201,
+          type: 'application/json; charset=utf-8',
+          body: JSON.stringify({email}),
+        });
+      expect(await form(`${echoBase}/echo`)).toEqual({
+        status: 201,
+        type: 'text/html; charset=utf-8',
+        body: `Created ${email}`,
+      });
+    },
+  );
+
+  claim(
+    `${page}#auto-validation`,
+    '@MaxLength() counts characters: 19 emoji (76 bytes) pass @MaxLength(100); @IsByteLength(1, 72) refuses them and 73 ASCII characters, and accepts 72 and 18 emoji',
+    async () => {
+      const {validateSync, IsByteLength, MaxLength} = nest('class-validator');
+      class Capped {
+        @MaxLength(100) chars!: string;
+        @IsByteLength(1, 72) bytes!: string;
+      }
+      const failing = (value: string) => {
+        const dto = Object.assign(new Capped(), {chars: value, bytes: value});
+        return validateSync(dto).map((error: any) => error.property);
+      };
+      expect(failing('😀'.repeat(19))).toEqual(['bytes']);
+      expect(failing('a'.repeat(73))).toEqual(['bytes']);
+      expect(failing('a'.repeat(72))).toEqual([]);
+      expect(failing('😀'.repeat(18))).toEqual([]);
     },
   );
 
