@@ -2,7 +2,7 @@ import {afterEach, describe, expect} from 'vitest';
 import {claim, samples, compileModule, nest, listen, memoryLogger, fragment} from '../../lib';
 import {listeningScript, startChild, type ChildApp} from './_child-app';
 
-const {Module, Injectable, Controller, Scope, Inject} = nest('@nestjs/common');
+const {Module, Injectable, Controller, Scope, Inject, ConsoleLogger} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
 const {EventEmitterModule, EventEmitter2, OnEvent, EVENT_PAYLOAD} = nest('@nestjs/event-emitter');
 const page = 'docs/techniques/events.md';
@@ -13,34 +13,54 @@ afterEach(async () => {
   toClose = [];
 });
 
-/** The files the page refers to without showing them. */
-const missing = (lang: 'ts' | 'js') => ({
-  'create-order.dto':
-    lang === 'ts'
-      ? 'export class CreateOrderDto { customerEmail: string; total: number; }'
-      : 'export class CreateOrderDto {}',
-  'order.entity':
-    lang === 'ts'
-      ? 'export interface Order { id: number; customerEmail: string; total: number; }'
-      : 'export {};',
-  'orders.controller':
-    lang === 'ts'
-      ? `import { Body, Controller, Post } from '@nestjs/common';
-import { OrdersService } from './orders.service';
-@Controller('orders')
-export class OrdersController {
-  constructor(private readonly ordersService: OrdersService) {}
-  @Post() create(@Body() dto: any) { return this.ordersService.create(dto); }
-}`
-      : `import { Bind, Body, Controller, Dependencies, Post } from '@nestjs/common';
-import { OrdersService } from './orders.service';
-@Controller('orders')
-@Dependencies(OrdersService)
-export class OrdersController {
-  constructor(ordersService) { this.ordersService = ordersService; }
-  @Post() @Bind(Body()) create(dto) { return this.ordersService.create(dto); }
-}`,
+/**
+ * The files the page refers to without showing them: the reader's own audit log and mail service
+ * (CommonJS, so that the TypeScript and the JavaScript sets load the same file), working or failing.
+ */
+const missing = (_lang: 'ts' | 'js', failing: {audit?: boolean; mail?: boolean} = {}) => ({
+  'audit-log.service': `
+const { Injectable } = require('@nestjs/common');
+class AuditLogService {
+  constructor() { this.entries = []; }
+  async record(entry) {
+    ${failing.audit ? "throw new Error('audit store down');" : 'this.entries.push(entry);'}
+  }
+}
+exports.AuditLogService = Injectable()(AuditLogService) || AuditLogService;
+`,
+  'mail.service': `
+const { Injectable } = require('@nestjs/common');
+class MailService {
+  constructor() { this.sent = []; }
+  async sendConfirmation(email, orderId) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    ${failing.mail ? "throw new Error('mail server down');" : 'this.sent.push(orderId);'}
+  }
+}
+exports.MailService = Injectable()(MailService) || MailService;
+`,
 });
+
+/** Runs `fn` with process.stdout/stderr captured (colors off) and returns what was written. */
+async function capture(fn: () => unknown): Promise<string> {
+  const written: string[] = [];
+  const write = {out: process.stdout.write, err: process.stderr.write};
+  const noColor = process.env.NO_COLOR;
+  process.env.NO_COLOR = '1';
+  process.stdout.write = process.stderr.write = ((chunk: any) => {
+    written.push(String(chunk));
+    return true;
+  }) as any;
+  try {
+    await fn();
+  } finally {
+    process.stdout.write = write.out;
+    process.stderr.write = write.err;
+    if (noColor === undefined) delete process.env.NO_COLOR;
+    else process.env.NO_COLOR = noColor;
+  }
+  return written.join('');
+}
 
 async function boot(
   imports: unknown[],
@@ -85,9 +105,49 @@ for (const lang of ['ts', 'js'] as const) {
       expect(await response.json()).toEqual({id: 1, customerEmail: 'ada@example.com', total: 12});
       expect(log.lines).toContainEqual({
         level: 'log',
-        message: 'Sending a confirmation to ada@example.com',
+        message: 'Sending a confirmation to "ada@example.com"',
         context: 'OrderCreatedListener',
       });
+      const invalid = await fetch(`${base}/orders`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify({customerEmail: 'not an address', total: '12'}),
+      });
+      expect(invalid.status).toBe(400);
+      expect(log.lines.filter((line) => line.context === 'OrderCreatedListener')).toHaveLength(1);
+    },
+  );
+
+  claim.abuse(
+    `${page}#listening-to-events`,
+    `a customerEmail that @IsEmail() accepts, with a line break and a fake log entry in its quoted local part: the page's OrderCreatedListener prints one ConsoleLogger line, the forged entry stays inside it (${lang})`,
+    async () => {
+      const ts = samples(page, {files: missing('ts')});
+      const shared: Record<string, string> =
+        lang === 'js'
+          ? {
+              'app.module': ts.sources.get('app.module')!,
+              'orders.module': ts.sources.get('orders.module')!,
+            }
+          : {};
+      const set = samples(page, {lang, files: {...missing(lang), ...shared}});
+      const {AppModule} = set.require('app.module');
+      const forged = '"x\n[Nest] 1  - 01/18/2022, 9:41:07 AM     LOG [Auth] admin in"@example.com';
+      let status = 0;
+      const out = await capture(async () => {
+        const app = await NestFactory.create(AppModule, {logger: new ConsoleLogger()});
+        toClose.push(app);
+        const base = await listen(app);
+        status = (await postOrder(base, {customerEmail: forged, total: 12})).status;
+      });
+      expect(status).toBe(201);
+      const lines = out.split('\n');
+      const confirmation = lines.filter((line) => line.includes('[OrderCreatedListener]'));
+      expect(confirmation).toHaveLength(1);
+      expect(confirmation[0]).toContain(
+        'Sending a confirmation to "\\"x\\n[Nest] 1  - 01/18/2022, 9:41:07 AM     LOG [Auth] admin in\\"@example.com"',
+      );
+      expect(lines.filter((line) => line.startsWith('[Nest] 1  - '))).toEqual([]);
     },
   );
 }
@@ -327,6 +387,53 @@ describe('#listener-options', () => {
     },
   );
 
+  const fragmentListener = (contains: string) =>
+    compileModule<any>(`
+import { Injectable } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+type OrderCreatedEvent = { orderId: number; customerEmail: string };
+export const sent: number[] = [];
+@Injectable()
+export class FragmentListener {
+  mailService = {
+    sendConfirmation: async (email: string, orderId: number) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      sent.push(orderId);
+    },
+  };
+  ${fragment(page, 'listener-options', contains).value}
+}
+`);
+
+  claim(
+    `${page}#listener-options`,
+    "the page's { async: true, promisify: true } listener: emit() returns before it runs, and an awaited emitAsync() resolves only once the mail has been sent",
+    async () => {
+      const {FragmentListener, sent} = fragmentListener('{ async: true, promisify: true }');
+      const app = await boot([EventEmitterModule.forRoot()], [FragmentListener]);
+      const emitter = app.get(EventEmitter2);
+      emitter.emit('order.created', {orderId: 1, customerEmail: 'a@example.com'});
+      expect(sent).toEqual([]);
+      await emitter.emitAsync('order.created', {orderId: 2, customerEmail: 'b@example.com'});
+      expect(sent).toContain(2);
+    },
+  );
+
+  claim(
+    `${page}#listener-options`,
+    "the page's listener with { async: true, nextTick: true, promisify: true } is never called, by emit() or emitAsync(), and nothing reports it",
+    async () => {
+      const {FragmentListener, sent} = fragmentListener('nextTick: true, promisify: true');
+      const app = await boot([EventEmitterModule.forRoot()], [FragmentListener]);
+      const emitter = app.get(EventEmitter2);
+      expect(emitter.listenerCount('order.created')).toBe(1);
+      emitter.emit('order.created', {orderId: 1, customerEmail: 'a@example.com'});
+      await emitter.emitAsync('order.created', {orderId: 2, customerEmail: 'b@example.com'});
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(sent).toEqual([]);
+    },
+  );
+
   claim(
     `${page}#listener-options`,
     'prependListener: true runs the listener before those registered earlier',
@@ -410,25 +517,20 @@ describe('#request-scoped-listeners', () => {
   for (const lang of ['ts', 'js'] as const) {
     claim(
       `${page}#request-scoped-listeners`,
-      `the page's OrderAuditListener gets the payload through EVENT_PAYLOAD, one instance per event (${lang})`,
+      `the page's OrderAuditListener gets the payload through EVENT_PAYLOAD, one instance per event, and records it (${lang})`,
       async () => {
-        const set = samples(page, {lang, under: 'request-scoped-listeners'});
+        const set = samples(page, {lang, under: 'request-scoped-listeners', files: missing(lang)});
         const {OrderAuditListener} = set.require('order-audit.listener');
         const {OrderCreatedEvent} = set.require('order-created.event');
-        const log = memoryLogger();
+        const {AuditLogService} = set.require('audit-log.service');
         const app = await boot(
           [EventEmitterModule.forRoot()],
-          [OrderAuditListener],
-          [],
-          log.logger,
+          [OrderAuditListener, AuditLogService],
         );
         const emitter = app.get(EventEmitter2);
         await emitter.emitAsync('order.created', new OrderCreatedEvent(1, 'a@example.com', 5));
         await emitter.emitAsync('order.created', new OrderCreatedEvent(2, 'b@example.com', 7));
-        const lines = log.lines
-          .filter((line) => line.context === 'OrderAuditListener')
-          .map((line) => line.message);
-        expect(lines).toEqual(['Order 1 created', 'Order 2 created']);
+        expect(app.get(AuditLogService).entries).toEqual(['Order 1 created', 'Order 2 created']);
       },
     );
   }
@@ -691,18 +793,136 @@ export class FailingListener {
 
   claim(
     `${page}#errors-in-listeners`,
-    'with emitAsync() awaited, the listener error rejects its promise and reaches the emitting code',
+    "with emitAsync() awaited, the error of a listener without options (thrown by the call itself), of an async one, of a request-scoped one and of one with { async: true, promisify: true } (rejecting its promise) reaches the emitting code's catch",
     async () => {
-      const {FailingListener} = compileModule<any>(
+      const {Plain, AsyncMethod, RequestScoped, Promisified} = compileModule<any>(`
+import { Inject, Injectable, Scope } from '@nestjs/common';
+import { EVENT_PAYLOAD, OnEvent } from '@nestjs/event-emitter';
+@Injectable()
+export class Plain {
+  @OnEvent('plain') fail() { throw new Error('plain failed'); }
+}
+@Injectable()
+export class AsyncMethod {
+  @OnEvent('async.method') async fail() { throw new Error('async method failed'); }
+}
+@Injectable({ scope: Scope.REQUEST })
+export class RequestScoped {
+  constructor(@Inject(EVENT_PAYLOAD) readonly event: unknown) {}
+  @OnEvent('request.scoped') fail() { throw new Error('request-scoped failed'); }
+}
+@Injectable()
+export class Promisified {
+  @OnEvent('promisified', { async: true, promisify: true })
+  async fail() { throw new Error('promisified failed'); }
+}
+`);
+      const app = await boot(
+        [EventEmitterModule.forRoot()],
+        [Plain, AsyncMethod, RequestScoped, Promisified],
+      );
+      const emitter = app.get(EventEmitter2);
+      // The emitting code, as a service writes it.
+      const emitting = async (event: string) => {
+        try {
+          await emitter.emitAsync(event, {});
+          return 'resolved';
+        } catch (error) {
+          return `caught: ${(error as Error).message}`;
+        }
+      };
+      expect(await emitting('plain')).toBe('caught: plain failed');
+      expect(() => emitter.emitAsync('plain', {})).toThrow('plain failed');
+      expect(await emitting('async.method')).toBe('caught: async method failed');
+      expect(await emitting('request.scoped')).toBe('caught: request-scoped failed');
+      expect(await emitting('promisified')).toBe('caught: promisified failed');
+      for (const event of ['async.method', 'request.scoped', 'promisified']) {
+        await expect(emitter.emitAsync(event, {}), event).rejects.toThrow('failed');
+      }
+    },
+  );
+
+  claim.failure(
+    `${page}#errors-in-listeners`,
+    'with { async: true } alone, emitAsync() resolves before the listener has run (with a timer object, not its result), and the error ends the process with exit code 1',
+    async () => {
+      const set = ordersWith(
         failing(
-          "@OnEvent('order.created')",
+          "@OnEvent('order.created', { async: true })",
           "async sendConfirmation() { throw new Error('mail server down'); }",
         ),
       );
-      const app = await boot([EventEmitterModule.forRoot()], [FailingListener]);
-      await expect(app.get(EventEmitter2).emitAsync('order.created', {})).rejects.toThrow(
-        'mail server down',
+      const child = startChild(
+        set.dir,
+        'emit-async.js',
+        `
+const { NestFactory } = require('@nestjs/core');
+const { EventEmitter2 } = require('@nestjs/event-emitter');
+const { TestModule } = require('./test.module.js');
+process.on('exit', (code) => console.log('EXIT ' + code));
+NestFactory.createApplicationContext(TestModule, { logger: false }).then(async (app) => {
+  const results = await app.get(EventEmitter2).emitAsync('order.created', {});
+  console.log('RESOLVED ' + results.map((result) => result && result.constructor.name).join(','));
+});
+`,
       );
+      children.push(child);
+      expect(await child.exited()).toEqual({code: 1, signal: null});
+      const output = child.output();
+      expect(output).toContain('RESOLVED Immediate');
+      expect(output.indexOf('RESOLVED')).toBeLessThan(output.indexOf('Error: mail server down'));
+      expect(output).toContain('EXIT 1');
+    },
+  );
+
+  claim.failure(
+    `${page}#request-scoped-listeners`,
+    'a request-scoped listener that throws: emit() has returned, POST /orders answers 201, then the unhandled rejection ends the process with exit code 1',
+    async () => {
+      const set = ordersWith(`
+import { Inject, Injectable, Scope } from '@nestjs/common';
+import { EVENT_PAYLOAD, OnEvent } from '@nestjs/event-emitter';
+@Injectable({ scope: Scope.REQUEST })
+export class FailingAuditListener {
+  constructor(@Inject(EVENT_PAYLOAD) private readonly event: any) {}
+  @OnEvent('order.created')
+  audit() { throw new Error('audit store down for order ' + this.event.orderId); }
+}
+`);
+      const {child, base} = await startOrders(set);
+      const created = await postOrder(base);
+      expect(created.status).toBe(201);
+      expect(await created.json()).toMatchObject({id: 1});
+      expect(await child.exited()).toEqual({code: 1, signal: null});
+      expect(child.output()).toContain('Error: audit store down for order 1');
+    },
+  );
+
+  claim.failure(
+    `${page}#request-scoped-listeners`,
+    "a request-scoped dependency whose constructor throws: the error comes before the listener's method, whose try cannot catch it, and ends the process with exit code 1",
+    async () => {
+      const set = ordersWith(`
+import { Injectable, Logger, Scope } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+@Injectable({ scope: Scope.REQUEST })
+export class AuditConnection {
+  constructor() { throw new Error('no audit connection'); }
+}
+@Injectable({ scope: Scope.REQUEST })
+export class CarefulAuditListener {
+  constructor(private readonly connection: AuditConnection) {}
+  @OnEvent('order.created')
+  async audit() {
+    try { console.log('AUDIT ' + typeof this.connection); } catch (error) { new Logger('Audit').error(error.message); }
+  }
+}
+`);
+      const {child, base} = await startOrders(set);
+      expect((await postOrder(base)).status).toBe(201);
+      expect(await child.exited()).toEqual({code: 1, signal: null});
+      expect(child.output()).toContain('Error: no audit connection');
+      expect(child.output()).not.toContain('AUDIT ');
     },
   );
 
@@ -714,15 +934,8 @@ export class FailingListener {
         const set = samples(page, {
           lang,
           files: {
-            ...missing(lang),
             // The reader's own mail service, here one whose server is down.
-            'mail.service': `
-const { Injectable } = require('@nestjs/common');
-class MailService {
-  async sendConfirmation() { throw new Error('mail server down'); }
-}
-exports.MailService = Injectable()(MailService) || MailService;
-`,
+            ...missing(lang, {mail: true}),
             'test.module': `
 const { Module } = require('@nestjs/common');
 const { EventEmitterModule } = require('@nestjs/event-emitter');
@@ -746,6 +959,68 @@ exports.TestModule = TestModule;
         await child.waitFor(/OrderMailListener\] Order 1: confirmation not sent: mail server down/);
         expect(await child.exited(500)).toBeNull();
         expect((await postOrder(base)).status).toBe(201);
+      },
+    );
+
+    claim.failure(
+      `${page}#errors-in-listeners`,
+      `the page's OrderMailListener awaited through emitAsync(), with a mail service that fails: emitAsync() resolves only after the listener has logged the error (${lang})`,
+      async () => {
+        const set = samples(page, {lang, files: missing(lang, {mail: true})});
+        const {OrderMailListener} = set.require('order-mail.listener');
+        const {MailService} = set.require('mail.service');
+        const {OrderCreatedEvent} = set.require('order-created.event');
+        const log = memoryLogger();
+        const app = await boot(
+          [EventEmitterModule.forRoot()],
+          [OrderMailListener, MailService],
+          [],
+          log.logger,
+        );
+        await app
+          .get(EventEmitter2)
+          .emitAsync('order.created', new OrderCreatedEvent(7, 'ada@example.com', 12));
+        expect(log.lines).toContainEqual({
+          level: 'error',
+          message: 'Order 7: confirmation not sent: mail server down',
+          context: 'OrderMailListener',
+        });
+      },
+    );
+
+    claim.failure(
+      `${page}#request-scoped-listeners`,
+      `the page's OrderAuditListener with an audit store that fails: POST /orders answers 201, the error is logged, the process stays up (${lang})`,
+      async () => {
+        const set = samples(page, {
+          lang,
+          files: {
+            ...missing(lang, {audit: true}),
+            'test.module': `
+const { Module } = require('@nestjs/common');
+const { EventEmitterModule } = require('@nestjs/event-emitter');
+const { OrdersController } = require('./orders.controller');
+const { OrdersService } = require('./orders.service');
+const { OrderAuditListener } = require('./order-audit.listener');
+const { AuditLogService } = require('./audit-log.service');
+class TestModule {}
+Module({
+  imports: [EventEmitterModule.forRoot()],
+  controllers: [OrdersController],
+  providers: [OrdersService, OrderAuditListener, AuditLogService],
+})(TestModule);
+exports.TestModule = TestModule;
+`,
+          },
+        });
+        const {child, base} = await startOrders(set);
+        expect((await postOrder(base)).status).toBe(201);
+        await child.waitFor(
+          /OrderAuditListener\] Order 1: audit entry not written: audit store down/,
+        );
+        expect(await child.exited(500)).toBeNull();
+        expect((await postOrder(base)).status).toBe(201);
+        await child.waitFor(/OrderAuditListener\] Order 2: audit entry not written/);
       },
     );
   }
@@ -772,7 +1047,7 @@ export class ArrayListener {
       const app = await boot([EventEmitterModule.forRoot({wildcard})], [ArrayListener]);
       const emitter = app.get(EventEmitter2);
       expect(emitter.emit('order.created', event), `wildcard: ${wildcard}`).toBe(wildcard);
-      expect(heard).toEqual(wildcard ? ['Sending a confirmation to alice@example.com'] : []);
+      expect(heard).toEqual(wildcard ? ['Sending a confirmation to "alice@example.com"'] : []);
       if (!wildcard) {
         expect(emitter.emit('order,created', event)).toBe(true);
         expect(heard).toHaveLength(1);
