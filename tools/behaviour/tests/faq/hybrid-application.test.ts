@@ -481,3 +481,74 @@ claim.abuse(
     expect(deleted).toEqual(['cat-global']);
   },
 );
+
+claim.failure(
+  `${page}#sharing-configuration`,
+  'a global filter that writes to the HTTP response, shared with inheritAppConfig: true: the first message handler that throws (a NotFoundException) ends the process with exit code 1 and the TypeError of output hybrid-http-filter',
+  async () => {
+    const {mkdtempSync, rmSync} = await import('node:fs');
+    const {tmpdir} = await import('node:os');
+    const {join} = await import('node:path');
+    const {expectOutput} = await import('../../lib');
+    const {compileInto, runScript} = await import('../fundamentals/_support');
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-hybrid-filter-'));
+    try {
+      compileInto(
+        dir,
+        'main',
+        `import { ArgumentsHost, Catch, Controller, ExceptionFilter, HttpException, Module, NotFoundException } from '@nestjs/common';
+import { APP_FILTER, NestFactory } from '@nestjs/core';
+import { ClientProxyFactory, MessagePattern, Transport } from '@nestjs/microservices';
+import { lastValueFrom } from 'rxjs';
+
+// Written for HTTP requests only.
+@Catch()
+class JsonErrorFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost) {
+    const response = host.switchToHttp().getResponse();
+    const status = exception instanceof HttpException ? exception.getStatus() : 500;
+    response.status(status).json({ statusCode: status });
+  }
+}
+@Controller()
+class CatsController {
+  @MessagePattern('cats.find')
+  find() { throw new NotFoundException('no such cat'); }
+}
+@Module({ controllers: [CatsController], providers: [{ provide: APP_FILTER, useClass: JsonErrorFilter }] })
+class AppModule {}
+
+process.on('exit', (code) => console.log('exit ' + code));
+async function main() {
+  const port = Number(process.argv[2]);
+  const app = await NestFactory.create(AppModule, { logger: ['error'] });
+  app.connectMicroservice({ transport: Transport.TCP, options: { host: '127.0.0.1', port } }, { inheritAppConfig: true });
+  await app.startAllMicroservices();
+  await app.listen(0, '127.0.0.1');
+  console.log('listening');
+  const client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port } });
+  await lastValueFrom(client.send('cats.find', {})).then(
+    (value) => console.log('answered ' + JSON.stringify(value)),
+    (error) => console.log('failed ' + JSON.stringify(error)),
+  );
+  await app.close();
+}
+main();
+`,
+      );
+      const port = await freePort();
+      const result = await runScript(
+        dir,
+        'run.js',
+        `process.argv.push(${JSON.stringify(String(port))});\nrequire('./main');`,
+      );
+      expect(result.stdout).toBe('listening\nexit 1\n');
+      expect(result.code).toBe(1);
+      const thrown = result.stderr.split('\n').find((line) => line.startsWith('TypeError'));
+      expectOutput(page, 'hybrid-http-filter', `${thrown}\n`);
+      expect(result.stderr).toContain('at JsonErrorFilter.catch');
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  },
+);
