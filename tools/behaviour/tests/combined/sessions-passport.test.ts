@@ -309,10 +309,28 @@ claim.failure(
 
 claim(
   `${sessionPage}#usage`,
-  "the session chapter's login handler (regenerate, then store the user's id) with the authentication chapter's AuthService: alice's session holds her id, 1, and bob's his, 2",
+  "the session chapter's login handler (regenerate, then store the user's id) with the authentication chapter's AuthService: alice's session holds her id, 1, and bob's his, 2; storing user.id instead (a property that user has not) answers 201 with a cookie for a session that holds no user",
   async () => {
     process.env.SESSION_SECRET = combinedSecret;
     const handler = fragment(sessionPage, 'usage', 'request.session.regenerate').value;
+    // The property the page warns about: the same handler storing user.id.
+    const withId = handler.replace(/user\.userId/g, 'user.id');
+    const loginController = (name: string, path: string, source: string) => `
+@Controller('${path}')
+export class ${name} {
+  constructor(private authService: AuthService) {}
+
+${source
+  .split('\n')
+  .map((line) => `  ${line}`)
+  .join('\n')}
+
+  @Get('me')
+  me(@Req() request: Request) {
+    return { userId: (request.session as any).userId ?? null };
+  }
+}
+`;
     const set = appSet({
       'session-login.controller': `
 import { Body, Controller, Get, Post, Req, UnauthorizedException } from '@nestjs/common';
@@ -323,28 +341,15 @@ class LoginDto {
   username: string;
   password: string;
 }
-
-@Controller('plain')
-export class SessionLoginController {
-  constructor(private authService: AuthService) {}
-
-${handler
-  .split('\n')
-  .map((line) => `  ${line}`)
-  .join('\n')}
-
-  @Get('me')
-  me(@Req() request: Request) {
-    return { userId: (request.session as any).userId ?? null };
-  }
-}
+${loginController('SessionLoginController', 'plain', handler)}
+${loginController('WrongPropertyController', 'wrong', withId)}
 `,
       'app.module': `
 import { Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
-import { SessionLoginController } from './session-login.controller';
+import { SessionLoginController, WrongPropertyController } from './session-login.controller';
 
-@Module({ imports: [AuthModule], controllers: [SessionLoginController] })
+@Module({ imports: [AuthModule], controllers: [SessionLoginController, WrongPropertyController] })
 export class AppModule {}
 `,
     });
@@ -362,6 +367,18 @@ export class AppModule {}
         const me = await fetch(`${base}/plain/me`, {headers: {cookie: cookie(jar)}});
         expect(await me.json(), username).toEqual({userId: id});
       }
+      expect(withId).not.toBe(handler);
+      const wrong = await postJson(`${base}/wrong/login`, {
+        username: 'alice',
+        password: 'wonderland',
+      });
+      expect(wrong.status).toBe(201);
+      expect(await wrong.json()).toEqual({});
+      const wjar: Record<string, string> = {};
+      remember(wrong, wjar);
+      const wme = await fetch(`${base}/wrong/me`, {headers: {cookie: cookie(wjar)}});
+      expect(Object.keys(wjar)).toEqual(['connect.sid']);
+      expect(await wme.json()).toEqual({userId: null});
     } finally {
       await app.close();
     }
