@@ -286,11 +286,13 @@ const tenants: Record<string, string[]> = {acme: ['Tom'], globex: ['Felix', 'Gar
 /**
  * The page's TenancyModule with a TenantConnections of the test's (one "pool" per known tenant), a controller
  * that reads through TENANT_CONNECTION, and an authentication stand-in that sets request.user from a token.
+ * `factoryRuns` records request.user when the factory runs, `calls` each pool lookup (tenant and request.user).
  */
 function tenancyApp(guards: 'none' | 'tenant') {
   const fence = fragment(page, 'request-scoped-factory-providers', 'TENANT_CONNECTION');
-  const calls: {tenant: string; userAtFactoryTime: unknown}[] = [];
-  (globalThis as any).__tenancy = {tenants, calls};
+  const calls: {tenant: string; userAtLookupTime: unknown}[] = [];
+  const factoryRuns: unknown[] = [];
+  (globalThis as any).__tenancy = {tenants, calls, factoryRuns};
   const {TenancyModule} = compileModule(
     applyEdits('tenancy.module', fence.value, [
       [
@@ -303,8 +305,16 @@ export class TenantConnections {
 }`,
       ],
       [
+        'useFactory: (request: Request, connections: TenantConnections) => () => {',
+        'useFactory: (request: Request, connections: TenantConnections) => ((globalThis as any).__tenancy.factoryRuns.push((request as any).user), () => {',
+      ],
+      [
+        '      },\n      inject: [REQUEST, TenantConnections],',
+        '      }),\n      inject: [REQUEST, TenantConnections],',
+      ],
+      [
         'return connections.forTenant(tenantId);',
-        '(globalThis as any).__tenancy.calls.push({ tenant: tenantId, userAtFactoryTime: (request as any).user }); return connections.forTenant(tenantId);',
+        '(globalThis as any).__tenancy.calls.push({ tenant: tenantId, userAtLookupTime: (request as any).user?.name }); return connections.forTenant(tenantId);',
       ],
     ]),
     'tenancy.module',
@@ -328,23 +338,23 @@ export class TenantConnections {
   @Controller('cats')
   @UseGuards(...(guards === 'tenant' ? [AuthenticationGuard, TenantGuard] : [AuthenticationGuard]))
   class CatsController {
-    constructor(@Inject('TENANT_CONNECTION') private readonly connection: any) {}
+    constructor(@Inject('TENANT_CONNECTION') private readonly tenantConnection: any) {}
     @Get()
     async findAll() {
       await new Promise((r) => setTimeout(r, 30));
-      return this.connection;
+      return this.tenantConnection();
     }
   }
   @Module({imports: [TenancyModule], controllers: [CatsController]})
   class AppModule {}
-  return {AppModule, calls};
+  return {AppModule, calls, factoryRuns};
 }
 
 claim(
   `${page}#request-scoped-factory-providers`,
-  "the REQUEST-scoped TENANT_CONNECTION factory runs once per request with that request's X-Tenant-ID, before the guards (request.user is not set yet)",
+  "the REQUEST-scoped TENANT_CONNECTION factory runs once per request, before the guards (request.user is not set yet); the lookup it returns runs in the handler, after them, with that request's X-Tenant-ID",
   async () => {
-    const {AppModule, calls} = tenancyApp('tenant');
+    const {AppModule, calls, factoryRuns} = tenancyApp('tenant');
     const app = await NestFactory.create(AppModule, options);
     const base = await listen(app);
     const answer = await get(base, '/cats', {
@@ -353,16 +363,26 @@ claim(
     });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text)).toEqual({tenant: 'acme', cats: ['Tom']});
-    expect(calls).toEqual([{tenant: 'acme', userAtFactoryTime: undefined}]);
+    expect(factoryRuns).toEqual([undefined]);
+    expect(calls).toEqual([{tenant: 'acme', userAtLookupTime: 'alice'}]);
     await app.close();
   },
 );
 
 claim.abuse(
   `${page}#request-scoped-factory-providers`,
-  'no X-Tenant-ID, an unknown tenant, or the header sent twice: 400 "Unknown or missing X-Tenant-ID header", never a default tenant',
+  'no X-Tenant-ID, an unknown tenant, or the header sent twice: TenantGuard refuses alice (403); without it the lookup answers 400 "Unknown or missing X-Tenant-ID header", never a default tenant',
   async () => {
-    const {AppModule, calls} = tenancyApp('tenant');
+    const guarded = tenancyApp('tenant');
+    const refusing = await NestFactory.create(guarded.AppModule, options);
+    const refusingBase = await listen(refusing);
+    const alice = {authorization: 'Bearer token-alice'};
+    for (const headers of [alice, {...alice, 'x-tenant-id': 'default'}]) {
+      expect((await get(refusingBase, '/cats', headers)).status).toBe(403);
+    }
+    expect(guarded.calls).toEqual([]);
+    await refusing.close();
+    const {AppModule, calls} = tenancyApp('none');
     const app = await NestFactory.create(AppModule, options);
     const base = await listen(app);
     const auth = {authorization: 'Bearer token-alice'};
@@ -410,6 +430,28 @@ claim.abuse(
     });
     // No token at all: the authentication guard refuses before TenantGuard.
     expect((await get(base, '/cats', {'x-tenant-id': 'acme'})).status).toBe(403);
+    expect(guarded.calls).toEqual([]);
+    await app.close();
+  },
+);
+
+claim.abuse(
+  `${page}#request-scoped-factory-providers`,
+  "an anonymous caller gets the authentication guard's answer (403 here) whether X-Tenant-ID names a real tenant, an unknown one or none, so it learns no tenant names; no tenant's pool is looked up for it",
+  async () => {
+    const {AppModule, calls, factoryRuns} = tenancyApp('tenant');
+    const app = await NestFactory.create(AppModule, options);
+    const base = await listen(app);
+    const answers = [
+      await get(base, '/cats', {'x-tenant-id': 'acme'}),
+      await get(base, '/cats', {'x-tenant-id': 'initech'}),
+      await get(base, '/cats'),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([403, 403, 403]);
+    expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
+    // The factory ran for each of them (it always does), but handed out nothing.
+    expect(factoryRuns).toHaveLength(3);
+    expect(calls).toEqual([]);
     await app.close();
   },
 );
@@ -447,7 +489,7 @@ claim(
     });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text).tenant).toBe('globex');
-    expect((await get(base, '/cats', {authorization: 'Bearer token-bob'})).status).toBe(400);
+    expect((await get(base, '/cats', {authorization: 'Bearer token-bob'})).status).toBe(403);
     await app.close();
   },
 );
@@ -594,9 +636,10 @@ claim(
   },
 );
 
-async function graphqlApp(CatsService: any, context?: (arg: any) => unknown) {
+async function graphqlApp(CatsService: any, context?: (arg: any) => unknown, guards: any[] = []) {
   const {GraphQLModule, Resolver, Query} = nest('@nestjs/graphql');
   @Resolver()
+  @UseGuards(...guards)
   class CatsResolver {
     constructor(@Inject(CatsService) private readonly cats: any) {}
     @Query('agent')
@@ -664,6 +707,52 @@ claim(
     expect(
       await query('{ agent tenant }', {'user-agent': 'cat-client/1.0', 'x-tenant-id': 'acme'}),
     ).toEqual({data: {agent: 'cat-client/1.0', tenant: 'acme'}});
+    await app.close();
+  },
+);
+
+claim.abuse(
+  `${page}#graphql-context`,
+  "alice (tenant acme) sending X-Tenant-ID: globex: the page's context function hands the resolver tenantId 'globex'; behind an authentication guard, the page's GqlTenantGuard answers her \"Forbidden resource\", for no header too, and serves her own tenant",
+  async () => {
+    const {GqlExecutionContext} = nest('@nestjs/graphql');
+    const {CatsService} = samples(page, {pick: {'cats.service': 3}}).require('cats.service');
+    const fence = fragment(page, 'graphql-context', 'x-tenant-id');
+    const context = new Function(
+      `return ${/context: (\(\{ req \}\) => \(\{[^\n]*\}\)),/.exec(fence.value)![1]};`,
+    )();
+    const {GqlTenantGuard} = compileModule(
+      fragment(page, 'graphql-context', 'class GqlTenantGuard').value,
+      'gql-tenant.guard',
+    );
+    @Injectable()
+    class GqlAuthenticationGuard {
+      canActivate(executionContext: any) {
+        const {req} = GqlExecutionContext.create(executionContext).getContext();
+        if (req.headers.authorization === 'Bearer token-alice') {
+          req.user = {name: 'alice', tenantId: 'acme'};
+        }
+        return !!req.user;
+      }
+    }
+    const alice = {authorization: 'Bearer token-alice'};
+    const open = await graphqlApp(CatsService, context, [GqlAuthenticationGuard]);
+    expect(await open.query('{ tenant }', {...alice, 'x-tenant-id': 'globex'})).toEqual({
+      data: {tenant: 'globex'},
+    });
+    await open.app.close();
+    const {app, query} = await graphqlApp(CatsService, context, [
+      GqlAuthenticationGuard,
+      GqlTenantGuard,
+    ]);
+    for (const headers of [{...alice, 'x-tenant-id': 'globex'}, alice]) {
+      const answer = await query('{ tenant }', headers);
+      expect(answer.data).toEqual({tenant: null});
+      expect(answer.errors.map((error: any) => error.message)).toEqual(['Forbidden resource']);
+    }
+    expect(await query('{ tenant }', {...alice, 'x-tenant-id': 'acme'})).toEqual({
+      data: {tenant: 'acme'},
+    });
     await app.close();
   },
 );
