@@ -266,13 +266,15 @@ describe("the session chapter's main with Passport's session login", () => {
 
 claim.failure(
   `${sessionPage}#use-with-express-default`,
-  "SESSION_SECRET missing or empty: the session chapter's main refuses to start ('SESSION_SECRET is not set')",
+  "SESSION_SECRET missing, empty or shorter than 32 characters: the session chapter's main refuses to start, as the authentication chapter's session bootstrap does",
   async () => {
     const {AppModule} = appSet().require('app.module');
-    for (const value of [undefined, '']) {
+    for (const value of [undefined, '', 'x', 'x'.repeat(31)]) {
       if (value === undefined) delete process.env.SESSION_SECRET;
       else process.env.SESSION_SECRET = value;
-      await expect(boot(AppModule)).rejects.toThrow('SESSION_SECRET is not set');
+      await expect(boot(AppModule), String(value)).rejects.toThrow(
+        'Set SESSION_SECRET to a random value of at least 32 characters',
+      );
     }
     process.env.SESSION_SECRET = combinedSecret;
   },

@@ -366,7 +366,7 @@ claim.failure(
     delete process.env.SESSION_SECRET;
     await expect(
       bootMain(page, appModule(catsController(1)), {under: 'use-with-express-default'}),
-    ).rejects.toThrow('SESSION_SECRET is not set');
+    ).rejects.toThrow('Set SESSION_SECRET to a random value of at least 32 characters');
     // What the check prevents.
     const {PlainController} = compileModule<any>(`
 import { Controller, Get } from '@nestjs/common';
