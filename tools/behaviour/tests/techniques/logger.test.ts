@@ -1,5 +1,14 @@
 import {afterEach, describe, expect} from 'vitest';
-import {claim, samples, fragment, nest, listen, memoryLogger, expectOutput} from '../../lib';
+import {
+  claim,
+  samples,
+  fragment,
+  nest,
+  listen,
+  memoryLogger,
+  expectOutput,
+  compileModule,
+} from '../../lib';
 
 const {
   Module,
@@ -17,6 +26,7 @@ const {NestFactory} = nest('@nestjs/core');
 const {Transport} = nest('@nestjs/microservices');
 const {ConfigModule} = nest('@nestjs/config');
 const {Test} = nest('@nestjs/testing');
+const {GraphQLModule} = nest('@nestjs/graphql');
 const page = 'docs/techniques/logger.md';
 
 // The logger's static state is process-wide: every test leaves it as it found it.
@@ -503,6 +513,50 @@ describe('#dependency-injection', () => {
     },
   );
 
+  for (const lang of ['ts', 'js'] as const) {
+    claim.failure(
+      `${page}#dependency-injection`,
+      `LOG_LEVELS missing or empty: the page's MyLogger keeps error, warn and log; 'ERROR, Warn' is read as error and warn; an unknown name ('info') stops the start with a message (${lang})`,
+      async () => {
+        const set = diSet(lang);
+        const {LoggerModule} = set.require('logger.module');
+        const {MyLogger} = set.require('my-logger.service');
+        const enabled = async (value: string | undefined) => {
+          const saved = process.env.LOG_LEVELS;
+          if (value === undefined) delete process.env.LOG_LEVELS;
+          else process.env.LOG_LEVELS = value;
+          try {
+            @Module({
+              imports: [ConfigModule.forRoot({ignoreEnvFile: true, isGlobal: true}), LoggerModule],
+            })
+            class DiModule {}
+            const app = await NestFactory.create(DiModule, {logger: false, abortOnError: false});
+            toClose.push(app);
+            const logger = app.get(MyLogger);
+            return ['error', 'warn', 'log', 'debug', 'verbose'].filter((level) =>
+              logger.isLevelEnabled(level),
+            );
+          } finally {
+            if (saved === undefined) delete process.env.LOG_LEVELS;
+            else process.env.LOG_LEVELS = saved;
+          }
+        };
+        expect(await enabled(undefined)).toEqual(['error', 'warn', 'log']);
+        expect(await enabled('')).toEqual(['error', 'warn', 'log']);
+        expect(await enabled('ERROR, Warn')).toEqual(['error', 'warn']);
+        expect(await enabled(' error , warn , log , debug ')).toEqual([
+          'error',
+          'warn',
+          'log',
+          'debug',
+        ]);
+        await expect(enabled('error,info')).rejects.toThrow(
+          'LOG_LEVELS: unknown level(s) info; use error, warn, log, debug, verbose',
+        );
+      },
+    );
+  }
+
   claim(
     `${page}#dependency-injection`,
     'when initialization fails, the buffered lines and the error are printed by the default ConsoleLogger',
@@ -687,6 +741,49 @@ describe('#logging-requests', () => {
       },
     );
   }
+
+  for (const lang of ['ts', 'js'] as const) {
+    claim.abuse(
+      `${page}#logging-requests`,
+      `bound globally in an application that also serves GraphQL (@nestjs/graphql 9), the page's LoggingInterceptor lets queries through unlogged and still logs HTTP routes (${lang})`,
+      async () => {
+        const {LoggingInterceptor} = samples(page, {lang}).require('logging.interceptor');
+        const {HelloResolver} = compileModule<any>(`
+import { Query, Resolver } from '@nestjs/graphql';
+@Resolver()
+export class HelloResolver {
+  @Query(() => String)
+  hello() {
+    return 'world';
+  }
+}
+`);
+        @Module({
+          imports: [GraphQLModule.forRoot({autoSchemaFile: true})],
+          providers: [HelloResolver],
+          controllers: [CatsController],
+        })
+        class MixedModule {}
+        const log = memoryLogger();
+        const app = await NestFactory.create(MixedModule, {logger: log.logger});
+        toClose.push(app);
+        app.useGlobalInterceptors(new LoggingInterceptor());
+        const base = await listen(app);
+        const response = await fetch(`${base}/graphql`, {
+          method: 'POST',
+          headers: {'content-type': 'application/json'},
+          body: JSON.stringify({query: '{ hello }'}),
+        });
+        expect(await response.json()).toEqual({data: {hello: 'world'}});
+        expect((await fetch(`${base}/cats`)).status).toBe(200);
+        const http = log.lines
+          .filter((line) => line.context === 'HTTP')
+          .map((line) => line.message);
+        expect(http).toHaveLength(1);
+        expect(http[0]).toMatch(/^GET \/cats \d+ms$/);
+      },
+    );
+  }
 });
 
 describe('#injecting-a-custom-logger', () => {
@@ -705,7 +802,7 @@ describe('#injecting-a-custom-logger', () => {
   for (const lang of ['ts', 'js'] as const) {
     claim(
       `${page}#injecting-a-custom-logger`,
-      `the transient MyLogger gives each consumer its own instance and context; audit() prints "AUDIT <user> <action>" (${lang})`,
+      `the transient MyLogger gives each consumer its own instance and context; audit() prints 'AUDIT "<user>" "<action>"' (${lang})`,
       async () => {
         const s = set(lang);
         const {LoggerModule} = s.require('logger.module');
@@ -729,7 +826,34 @@ describe('#injecting-a-custom-logger', () => {
         });
         expect(code).toBe(1);
         expect(err).toMatch(/MyLogger is marked as a scoped provider/);
-        expect(out).toMatch(/LOG \[CatsService\] AUDIT ada removed cat Tom\n/);
+        expect(out).toMatch(/LOG \[CatsService\] AUDIT "ada" "removed cat Tom"\n/);
+      },
+    );
+  }
+
+  for (const lang of ['ts', 'js'] as const) {
+    claim.abuse(
+      `${page}#injecting-a-custom-logger`,
+      `a cat name with a line break and a fake AUDIT entry: the page's audit() prints one AUDIT line, the forged entry stays quoted inside it (${lang})`,
+      async () => {
+        const s = set(lang);
+        const {LoggerModule} = s.require('logger.module');
+        const {CatsService} = s.require('cats.service');
+        @Module({imports: [LoggerModule], providers: [CatsService]})
+        class CatsModule {}
+        const forged =
+          'Tom\n[Nest] 1  - 01/18/2022, 9:41:07 AM     LOG [CatsService] AUDIT "admin" "removed cat Felix"';
+        const {out} = await capture(async () => {
+          const app = await NestFactory.create(CatsModule, {logger: ['log']});
+          toClose.push(app);
+          app.get(CatsService).remove(forged, 'mallory');
+        });
+        const audit = out.split('\n').filter((line) => line.includes('AUDIT'));
+        expect(audit).toHaveLength(1);
+        expect(audit[0]).toMatch(
+          /LOG \[CatsService\] AUDIT "mallory" "removed cat Tom\\n\[Nest\] 1 .*AUDIT \\"admin\\" \\"removed cat Felix\\""$/,
+        );
+        expect(out.split('\n').filter((line) => line.startsWith('[Nest] 1  - '))).toEqual([]);
       },
     );
   }
