@@ -213,7 +213,7 @@ claim(
  * The page's bootstrap with the SIGTERM variant of its last two lines, on free ports, in a child process:
  * AppModule has a route that takes 400 ms and a "pool" that onApplicationShutdown() closes.
  */
-function shutdownScript(httpPort: number, httpsPort: number) {
+function shutdownScript(httpPort: number, httpsPort: number, shutdownHooks = false) {
   const main = fragment(page, 'multiple-simultaneous-servers', 'new ExpressAdapter(server)').value;
   const ending = fragment(page, 'multiple-simultaneous-servers', "process.on('SIGTERM'").value;
   return applyEdits(`${page}#sigterm`, secrets(main), [
@@ -224,7 +224,8 @@ function shutdownScript(httpPort: number, httpsPort: number) {
 class Pool implements OnApplicationShutdown {
   open = true;
   query() { if (!this.open) throw new Error('pool closed'); return 'Tom,Felix'; }
-  onApplicationShutdown() { this.open = false; console.log('pool closed'); }
+  onModuleDestroy() { console.log('onModuleDestroy'); }
+  onApplicationShutdown(signal?: string) { this.open = false; console.log('pool closed ' + signal); }
 }
 @Controller('cats')
 class CatsController {
@@ -240,6 +241,11 @@ class CatsController {
 class AppModule {}`,
     ],
     ['new ExpressAdapter(server));', "new ExpressAdapter(server), { logger: ['error'] });"],
+    // What the lifecycle events page adds to main.ts, for the claim that shows why the two do not mix.
+    [
+      'await app.init();',
+      shutdownHooks ? 'app.enableShutdownHooks();\n  await app.init();' : 'await app.init();',
+    ],
     [
       'http.createServer(server).listen(3000);\n  https.createServer(httpsOptions, server).listen(443);',
       ending
@@ -280,7 +286,8 @@ claim.failure(
       expect(result.stdout.trim().split('\n')).toEqual([
         'listening',
         'request started',
-        'pool closed',
+        'onModuleDestroy',
+        'pool closed undefined',
       ]);
       expect(result.code).toBe(0);
     } finally {
@@ -310,6 +317,37 @@ claim.failure(
       expect(result.stdout).not.toContain('pool closed');
     } finally {
       await new Promise((r) => taken.close(r));
+      rmSync(work, {recursive: true, force: true});
+    }
+  },
+);
+
+claim.failure(
+  `${page}#multiple-simultaneous-servers`,
+  "the page's SIGTERM handler together with app.enableShutdownHooks(): SIGTERM while a request is in flight gets it a 500, and the shutdown hooks run three times (output sigterm-with-shutdown-hooks)",
+  async () => {
+    const {expectOutput} = await import('../../lib');
+    const {compileInto, runScript} = await import('../fundamentals/_support');
+    const [httpPort, httpsPort] = [await freePort(), await freePort()];
+    const work = mkdtempSync(join(tmpdir(), 'behaviour-sigterm-hooks-'));
+    try {
+      compileInto(work, 'main', shutdownScript(httpPort, httpsPort, true));
+      let answer: Promise<string> = Promise.resolve('no request');
+      const result = await runScript(work, 'run.js', "require('./main');", (line, child) => {
+        if (line === 'listening')
+          answer = new Promise((done) => {
+            nest('http')
+              .get({host: '127.0.0.1', port: httpPort, path: '/cats', agent: false}, (res: any) => {
+                res.resume();
+                res.on('end', () => done(`client ${res.statusCode}`));
+              })
+              .on('error', (e: Error) => done(`error: ${e.message}`));
+          });
+        if (line === 'request started') child.kill('SIGTERM');
+      });
+      const lines = result.stdout.trim().split('\n').slice(1);
+      expectOutput(page, 'sigterm-with-shutdown-hooks', [...lines, await answer].join('\n') + '\n');
+    } finally {
       rmSync(work, {recursive: true, force: true});
     }
   },
