@@ -1,5 +1,5 @@
 import {afterAll, describe, expect} from 'vitest';
-import {claim, samples, fragment, nest, listen} from '../../lib';
+import {claim, samples, fragment, nest, listen, readPage} from '../../lib';
 
 const {Module, Controller, Get, Version, VersioningType, VERSION_NEUTRAL} = nest('@nestjs/common');
 const {NestFactory} = nest('@nestjs/core');
@@ -500,3 +500,145 @@ claim.abuse(
     }
   },
 );
+
+describe('#versions-and-caching', () => {
+  const {CacheModule, CacheInterceptor, CACHE_MANAGER} = nest('@nestjs/common');
+  const {APP_INTERCEPTOR} = nest('@nestjs/core');
+  const headerOptions = () => optionsFrom('header-versioning', "header: 'X-API-Version'");
+
+  /** The page's app.module (global VersionedCacheInterceptor, route-versions CatsController) and the health controller. */
+  async function cachedApp(
+    platform: Platform,
+    lang: 'ts' | 'js' = 'ts',
+    cors?: Record<string, unknown>,
+    extra: {controllers?: unknown[]; options?: Record<string, unknown>} = {},
+  ): Promise<{base: string; keys: () => Promise<string[]>}> {
+    // app.module is shown in TypeScript only; its code is valid JavaScript too.
+    const moduleSource = readPage(page).fences.find((f) => f.filename === 'app.module')!.ts!;
+    const set = samples(page, {
+      under: 'versions-and-caching',
+      lang,
+      files: lang === 'js' ? {'app.module': moduleSource} : {},
+    });
+    const {AppModule} = set.require('app.module');
+    @Module({imports: [AppModule], controllers: [HealthController, ...(extra.controllers ?? [])]})
+    class Root {}
+    const app =
+      platform === 'fastify'
+        ? await NestFactory.create(Root, new FastifyAdapter(), {logger: false})
+        : await NestFactory.create(Root, {logger: false});
+    apps.push(app);
+    if (cors) app.enableCors(cors);
+    app.enableVersioning({...headerOptions(), ...extra.options});
+    const base = await listen(app);
+    const cache = app.get(CACHE_MANAGER);
+    return {base, keys: async () => ((await cache.store.keys()) as string[]).sort()};
+  }
+
+  claim.abuse(
+    `${page}#versions-and-caching`,
+    "header versioning with a global cache: with the plain CacheInterceptor, a client asking for version 2 after another asked for version 1 receives version 1 (no Vary); with the page's VersionedCacheInterceptor each gets its version, cached as 1:/cats and 2:/cats, with Vary: X-API-Version (Express, Fastify; ts and js)",
+    async () => {
+      // The hazard: the caching chapter's global CacheInterceptor with the page's CatsController.
+      @Module({
+        imports: [CacheModule.register()],
+        controllers: [CatsController],
+        providers: [{provide: APP_INTERCEPTOR, useClass: CacheInterceptor}],
+      })
+      class PlainCache {}
+      const plain = await NestFactory.create(PlainCache, {logger: false});
+      apps.push(plain);
+      plain.enableVersioning(headerOptions());
+      const plainBase = await listen(plain);
+      expect(await text(plainBase, '/cats', {'X-API-Version': '1'})).toEqual([
+        200,
+        'All cats, version 1 format',
+      ]);
+      const second = await fetch(`${plainBase}/cats`, {headers: {'X-API-Version': '2'}});
+      expect([await second.text(), second.headers.get('vary')]).toEqual([
+        'All cats, version 1 format',
+        null,
+      ]);
+
+      for (const [platform, lang] of [
+        ['express', 'ts'],
+        ['fastify', 'ts'],
+        ['express', 'js'],
+      ] as const) {
+        const {base, keys} = await cachedApp(platform, lang);
+        for (const version of ['1', '2', '1', '2']) {
+          const response = await fetch(`${base}/cats`, {headers: {'X-API-Version': version}});
+          expect(
+            [await response.text(), response.headers.get('vary')],
+            `${platform} ${lang}`,
+          ).toEqual([`All cats, version ${version} format`, 'X-API-Version']);
+        }
+        expect(await keys()).toEqual(['1:/cats', '2:/cats']);
+      }
+    },
+  );
+
+  claim.abuse(
+    `${page}#versions-and-caching`,
+    'a neutral route asked with X-API-Version a, b, c and none: one cache entry (neutral:/health), not one per header value',
+    async () => {
+      const {base, keys} = await cachedApp('express');
+      const values: Record<string, string>[] = [
+        {'X-API-Version': 'a'},
+        {'X-API-Version': 'b'},
+        {'X-API-Version': 'c'},
+        {},
+      ];
+      for (const headers of values)
+        expect(await text(base, '/health', headers)).toEqual([200, '{"status":"ok"}']);
+      expect(await keys()).toEqual(['neutral:/health']);
+    },
+  );
+
+  claim(
+    `${page}#versions-and-caching`,
+    "a controller versioned by defaultVersion: '1' (no metadata) is cached as none:/dogs, apart from a version 2 handler of the same path (2:/dogs)",
+    async () => {
+      @Controller('dogs')
+      class DogsController {
+        @Get()
+        findAll() {
+          return 'Dogs, version 1';
+        }
+      }
+      @Controller({path: 'dogs', version: '2'})
+      class DogsControllerV2 {
+        @Get()
+        findAll() {
+          return 'Dogs, version 2';
+        }
+      }
+      const {base, keys} = await cachedApp('express', 'ts', undefined, {
+        controllers: [DogsController, DogsControllerV2],
+        options: {defaultVersion: '1'},
+      });
+      for (const version of ['1', '2', '1', '2'])
+        expect(await text(base, '/dogs', {'X-API-Version': version})).toEqual([
+          200,
+          `Dogs, version ${version}`,
+        ]);
+      expect(await keys()).toEqual(['2:/dogs', 'none:/dogs']);
+    },
+  );
+
+  claim(
+    `${page}#versions-and-caching`,
+    'Vary is appended to: with CORS for a list of origins, the response carries Vary: Origin, X-API-Version (Express)',
+    async () => {
+      const {base} = await cachedApp('express', 'ts', {origin: ['https://app.example']});
+      const response = await fetch(`${base}/cats`, {
+        headers: {'X-API-Version': '2', Origin: 'https://app.example'},
+      });
+      expect([
+        response.status,
+        response.headers.get('access-control-allow-origin'),
+        response.headers.get('vary'),
+      ]).toEqual([200, 'https://app.example', 'Origin, X-API-Version']);
+    },
+  );
+});
