@@ -634,3 +634,152 @@ claim.failure(
     expect(result.signal).toBe('SIGTERM');
   },
 );
+
+/**
+ * A main.ts with shutdown hooks around the page's EventsController (its timer at 100 ms) and MetricsService,
+ * plus `extra` (a controller class named LongPollController, or nothing). Prints "listening <port>".
+ */
+const streamScript = (extra = '') => `
+const { Module, Controller, Get } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { EventsController } = require('./events.controller.js');
+const { MetricsService } = require('./metrics.service.js');
+${extra}
+class AppModule {}
+Module({
+  controllers: [EventsController${extra ? ', LongPollController' : ''}],
+  providers: [MetricsService],
+})(AppModule);
+async function bootstrap() {
+  const app = await NestFactory.create(AppModule, { logger: ['error'] });
+  app.enableShutdownHooks();
+  await app.listen(0, '127.0.0.1');
+  console.log('listening ' + app.getHttpServer().address().port);
+}
+bootstrap();
+`;
+
+/** Opens GET `path` on the child's port; `started` resolves at the first byte, `ended` with the outcome. */
+function openResponse(port: number, path: string) {
+  const http = nest('http');
+  let started!: () => void;
+  const first = new Promise<void>((done) => (started = done));
+  const ended = new Promise<string>((done) => {
+    http
+      .get({host: '127.0.0.1', port, path, agent: false}, (response: any) => {
+        started();
+        response.resume();
+        response.on('end', () => done(`end ${response.statusCode}`));
+        response.on('error', (error: Error) => done(`error: ${error.message}`));
+      })
+      .on('error', (error: Error) => done(`error: ${error.message}`));
+  });
+  return {first, ended};
+}
+
+/**
+ * Runs the stream script, opens `path`, sends SIGTERM once the response has started and, when `patience` is
+ * given, SIGKILL that long after it (recording whether the process was still running then).
+ */
+async function signalDuringStream(
+  name: string,
+  path: string,
+  options: {edit?: Record<string, [string, string][]>; extra?: string; patience?: number} = {},
+) {
+  const set = samples(page, {
+    under: 'open-streams-and-long-polls',
+    lang: 'ts',
+    edit: {
+      ...options.edit,
+      'events.controller': [
+        ['interval(1000)', 'interval(100)'],
+        ...(options.edit?.['events.controller'] ?? []),
+      ],
+    },
+  });
+  set.require('events.controller');
+  set.require('metrics.service');
+  let ended: Promise<string> = Promise.resolve('no request');
+  let stillRunning: Promise<boolean> = Promise.resolve(false);
+  const result = await runScript(set.dir, name, streamScript(options.extra), (line, child) => {
+    if (!line.startsWith('listening ')) return;
+    const response = openResponse(Number(line.split(' ')[1]), path);
+    ended = response.ended;
+    void response.first.then(() => {
+      child.kill('SIGTERM');
+      if (options.patience) {
+        stillRunning = new Promise((done) =>
+          setTimeout(() => {
+            done(child.exitCode === null && child.signalCode === null);
+            child.kill('SIGKILL');
+          }, options.patience),
+        );
+      }
+    });
+  });
+  return {result, ended: await ended, stillRunning: await stillRunning};
+}
+
+claim.failure(
+  `${page}#open-streams-and-long-polls`,
+  "SIGTERM while a client reads the page's SSE stream: the controller's beforeApplicationShutdown() completes it, the client's response ends, the server closes, onApplicationShutdown() runs and the process ends by SIGTERM",
+  async () => {
+    const {result, ended} = await signalDuringStream('stream.js', '/events');
+    expect(ended).toBe('end 200');
+    expect(result.stdout).toContain('Flushing metrics before shutdown (SIGTERM)');
+    expect(result.stdout).toContain('Application stopped (SIGTERM)');
+    expect(result.signal).toBe('SIGTERM');
+  },
+);
+
+claim.failure(
+  `${page}#open-streams-and-long-polls`,
+  'an SSE stream without takeUntil(), or a long poll that is still waiting: the process is still running 2 s after SIGTERM, after beforeApplicationShutdown() and without onApplicationShutdown(), until SIGKILL',
+  async () => {
+    const longPoll = `
+class LongPollController {
+  wait() { return new Promise(() => {}); } // an event that does not come
+}
+Get('wait')(LongPollController.prototype, 'wait', Object.getOwnPropertyDescriptor(LongPollController.prototype, 'wait'));
+Controller('poll')(LongPollController);
+`;
+    const [stream, poll] = await Promise.all([
+      signalDuringStream('endless-stream.js', '/events', {
+        edit: {'events.controller': [['      takeUntil(this.shutdown$),\n', '']]},
+        patience: 2000,
+      }),
+      // The long poll sends no byte before its answer: SIGTERM goes once the stream has started.
+      (async () => {
+        const set = samples(page, {under: 'open-streams-and-long-polls', lang: 'ts'});
+        set.require('events.controller');
+        set.require('metrics.service');
+        let stillRunning: Promise<boolean> = Promise.resolve(false);
+        const result = await runScript(
+          set.dir,
+          'long-poll.js',
+          streamScript(longPoll),
+          (line, child) => {
+            if (!line.startsWith('listening ')) return;
+            void openResponse(Number(line.split(' ')[1]), '/poll/wait');
+            stillRunning = new Promise((done) =>
+              setTimeout(() => {
+                child.kill('SIGTERM');
+                setTimeout(() => {
+                  done(child.exitCode === null && child.signalCode === null);
+                  child.kill('SIGKILL');
+                }, 2000);
+              }, 300),
+            );
+          },
+        );
+        return {result, stillRunning: await stillRunning};
+      })(),
+    ]);
+    for (const {result, stillRunning} of [stream, poll]) {
+      expect(stillRunning).toBe(true);
+      expect(result.stdout).toContain('Flushing metrics before shutdown (SIGTERM)');
+      expect(result.stdout).not.toContain('Application stopped');
+      expect(result.signal).toBe('SIGKILL');
+    }
+  },
+);
