@@ -1,7 +1,7 @@
 import {expect, test} from './fixtures';
 import sidebars from '../../sidebars';
 import {links} from '../../src/data/links';
-import {noindexMarker, redirects, stopgapRedirects} from '../../src/features/redirects/redirects';
+import {noindexMarker, redirects} from '../../src/features/redirects/redirects';
 import {docExists} from '../../src/features/shell/node/docs';
 import {emittedRedirects} from '../../src/features/redirects/node/emitted';
 import {collectPageErrors, siteTitle} from './helpers';
@@ -26,23 +26,6 @@ for (const redirect of redirects) {
     const expected = docExists(redirect.to) ? redirect.to : '/';
     await expect(page).toHaveURL((url) => url.pathname === expected);
     await expect(page.locator('h1').first()).toBeVisible();
-  });
-}
-
-for (const redirect of stopgapRedirects) {
-  test(`${redirect.from} goes to ${redirect.to} until its page exists`, async ({page}) => {
-    await page.route(`${links.enterprise}/**`, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: '<title>Enterprise</title><h1>Enterprise</h1>',
-      }),
-    );
-    await page.goto(redirect.from);
-    if (docExists(redirect.from)) {
-      await expect(page).toHaveURL((url) => url.pathname === redirect.from);
-    } else {
-      await expect(page).toHaveURL((url) => url.href.startsWith(links.enterprise));
-    }
   });
 }
 

@@ -3,8 +3,7 @@ import {mkdtemp, mkdir, readFile, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {redirects, stopgapRedirects} from './redirects';
-import {docExists} from '../shell/node/docs';
+import {redirects} from './redirects';
 import {emittedRedirects} from './node/emitted';
 import {addNoindex, markNoindex} from './node/noindex';
 
@@ -28,19 +27,6 @@ describe('redirects', () => {
     const emitted = emittedRedirects(exists);
     expect(emitted).toContainEqual({from: '/components', to: '/providers'});
     expect(emitted.find((redirect) => redirect.from === '/application-context')).toBeUndefined();
-  });
-
-  it('emits a stopgap redirect only while its own page is missing', () => {
-    const stopgaps = [{from: '/enterprise', to: '/consulting'}];
-    expect(emittedRedirects(() => false, stopgaps)).toContainEqual(stopgaps[0]);
-    const enterpriseWritten = emittedRedirects((route) => route === '/enterprise', stopgaps);
-    expect(enterpriseWritten.find((redirect) => redirect.from === '/enterprise')).toBeUndefined();
-  });
-
-  it('has no stopgap left whose page is written', () => {
-    const written = stopgapRedirects.filter((redirect) => docExists(redirect.from));
-    expect(written).toEqual([]);
-    expect(emittedRedirects().find((redirect) => redirect.from === '/enterprise')).toBeUndefined();
   });
 });
 

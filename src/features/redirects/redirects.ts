@@ -29,12 +29,5 @@ export const redirects: readonly Redirect[] = [
   {from: '/cli/workspaces', to: '/cli/monorepo'},
 ];
 
-/**
- * Temporary redirects that stand in for a page until that page is written:
- * `from` is redirected to `to` only while `from` has no page of its own.
- * None is needed now (`/enterprise -> /consulting` ended with docs/enterprise.md).
- */
-export const stopgapRedirects: readonly Redirect[] = [];
-
 /** The URL fragment that marks pages search engines must not index. */
 export const noindexMarker = 'crud-utilities';
