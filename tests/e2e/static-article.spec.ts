@@ -166,7 +166,8 @@ for (const [width, desktopHydrated] of [
     // What the first commit (the hydration) built, read through React's devtools hook. The
     // shell's static parts (src/features/static-article/client/StaticPart.tsx) have an element
     // React owns and nothing under it with a fiber; the desktop menu and table of contents too at
-    // a phone's width, where Docusaurus unmounts them right after (./DesktopPart.tsx).
+    // a phone's width, where Docusaurus unmounts them right after
+    // (src/features/static-article/client/DesktopPart.tsx).
     await page.context().addInitScript(() => {
       const hasFiber = (element: Element | null) =>
         element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber$'));

@@ -1,11 +1,12 @@
 /**
- * Client module (./../plugin.ts): the delegated listeners that make a docs article interactive
+ * Client module (../plugin.ts): the delegated listeners that make a docs article interactive
  * without React components inside it, for the static article of a first load and for articles
  * React renders after a client-side navigation alike (one implementation for both):
- * code pair switches (./codePair.ts), code copy and word-wrap buttons (./codeButtons.ts),
- * "Copy page" (./copyPage.ts) and full-screen diagrams (./diagram.ts). One `click` listener on
+ * code pair switches (../../code/client/codePair.ts), code copy and word-wrap buttons
+ * (../../code/client/codeButtons.ts), "Copy page" (../../markdown-twins/client/copyPage.ts) and
+ * full-screen diagrams (../../markdown/client/diagram.ts). One `click` listener on
  * the document, installed when the main bundle runs, so the buttons work from that moment, even
- * before hydration has finished. Links of a static article are wired by ./StaticArticle.tsx,
+ * before hydration has finished. Links of a static article are wired by ./adopt.ts (./links.ts),
  * which has the router's history.
  */
 import type {ClientModule} from '@docusaurus/types';
