@@ -7,6 +7,7 @@ import {useEffect, useLayoutEffect, useRef, useState, type RefObject} from 'reac
 import {useHistory, useLocation} from '@docusaurus/router';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import {delegateLinks} from './links';
+import {serverHtmlIsThisPage} from './serverPage';
 
 /** The attribute that marks the article's element, its value the page's permalink. */
 export const articleAttribute = 'data-static-article';
@@ -34,18 +35,21 @@ export interface Adoption {
 }
 
 /**
- * Adopts the element `find` returns (called only in the render that hydrates, with the server's
- * element having content, or null) until the location's path changes; then, for good, the
- * caller renders its children (in a new element: give the two forms different keys).
+ * Adopts the element `find` returns (called only in the render that hydrates this page's server
+ * HTML, with the server's element having content, or null) until the location's path changes;
+ * then, for good, the caller renders its children (in a new element: give the two forms
+ * different keys).
  *
  * While adopted, the element's links behave as Docusaurus' `Link` makes them (./links.ts). If
  * hydration falls back to a client render (React error #418: something elsewhere did not match),
  * React creates a new, empty element: the kept nodes move into it before the browser paints.
  */
 export function useAdoption(find: () => Element | null): Adoption {
-  // Docusaurus' `useIsBrowser()` is false in the browser only in the render that hydrates (and,
-  // in `docusaurus start`, in the first render, where `find` finds no server markup).
-  const hydrating = !useIsBrowser() && typeof document !== 'undefined';
+  // Docusaurus' `useIsBrowser()` is false in the browser only in the first render: the one that
+  // hydrates, or the one that renders from scratch when the server's HTML is another page's
+  // (./serverPage.ts: nothing of it is adopted) or absent (`docusaurus start`: `find` finds
+  // nothing).
+  const hydrating = !useIsBrowser() && serverHtmlIsThisPage;
   const {pathname} = useLocation();
   const history = useHistory();
   const [kept, setKept] = useState<Kept | null>(() => {
