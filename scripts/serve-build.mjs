@@ -8,8 +8,11 @@
  *
  * - `_redirects`: `from to [status][!]` lines; `*` in `from` is `:splat` in `to`, `:name`
  *   matches one segment. Rules answer before files (as on Cloudflare Pages, and on Netlify with
- *   `!`): the build keeps HTML fallback pages at the legacy URLs. A trailing slash is ignored;
- *   the query string is kept.
+ *   `!`): the build keeps HTML fallback pages at the legacy URLs. A trailing slash is ignored
+ *   (as Netlify ignores it); letter case is not; the query string is kept.
+ * - A page's URL with a trailing slash (`/controllers/`) answers with a 301 to the page, as both
+ *   hosts do themselves (Cloudflare Pages always, Netlify with its pretty URLs); `_redirects`
+ *   has no rule for it.
  * - `_headers`: a path line, then indented `Name: value` lines. Every rule whose path matches
  *   applies, and a header set by several is joined with ", " as both hosts do, so an overlap in
  *   the generated file shows in the tests.
@@ -151,6 +154,19 @@ function redirectFor(pathname) {
   return undefined;
 }
 
+/**
+ * The page a path with a trailing slash names (`/controllers/` is `/controllers` when
+ * `controllers.html` exists), as the hosts send it there themselves.
+ * @param {string} pathname
+ */
+function pageWithoutSlash(pathname) {
+  if (pathname.length <= 1 || !pathname.endsWith('/')) return undefined;
+  const page = pathname.replace(/\/+$/, '') || '/';
+  const file = join(root, `${page}.html`);
+  if (!file.startsWith(root + sep)) return undefined;
+  return existsSync(file) && statSync(file).isFile() ? page : undefined;
+}
+
 /** The file a path is served from, if any (never outside the build). @param {string} pathname */
 function fileFor(pathname) {
   const base = join(root, pathname);
@@ -177,6 +193,11 @@ const server = createServer((request, response) => {
       ? redirect.location
       : redirect.location + url.search;
     response.writeHead(redirect.status, {...headers, location: target}).end();
+    return;
+  }
+  const page = redirect ? undefined : pageWithoutSlash(pathname);
+  if (page !== undefined) {
+    response.writeHead(301, {...headersFor(page), location: page + url.search}).end();
     return;
   }
   let status = 200;

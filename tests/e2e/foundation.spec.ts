@@ -1,4 +1,7 @@
+import {readFileSync} from 'node:fs';
+import {join} from 'node:path';
 import {expect, test} from './fixtures';
+import {buildDir} from './hosts';
 import sidebars from '../../sidebars';
 import {links} from '../../src/data/links';
 import {noindexMarker, redirects} from '../../src/features/redirects/redirects';
@@ -29,23 +32,26 @@ for (const redirect of redirects) {
   });
 }
 
+/** The build's `/consulting` page, served where no hosting rule answers first. */
+const consultingPage = () => readFileSync(join(buildDir, 'consulting.html'), 'utf8');
+
 test('/consulting leaves for the external enterprise site', async ({page}) => {
   await page.route(`${links.enterprise}/**`, (route) =>
     route.fulfill({contentType: 'text/html', body: '<title>Enterprise</title><h1>Enterprise</h1>'}),
   );
-  // The URL answers with a 301 where the hosting rules apply (tests/e2e/hosting.spec.ts; the
-  // browser follows it without the route above). The page, for hosts without them, leaves too.
-  await page.goto('/consulting.html');
+  // The URL, and `/consulting.html`, answer with a 301 where the hosting rules apply
+  // (tests/e2e/hosting.spec.ts). The page, for hosts without them, leaves too.
+  await page.route('**/consulting', (route) =>
+    route.fulfill({contentType: 'text/html', body: consultingPage()}),
+  );
+  await page.goto('/consulting');
   await expect(page).toHaveURL((url) => url.href.startsWith(links.enterprise));
 });
 
-test('/consulting keeps a meta refresh and a visible link for readers without JavaScript', async ({
-  page,
-}) => {
-  // Read the page's HTML: in a browser the refresh would leave at once. The URL itself answers
-  // with a 301 where the hosting rules apply (tests/e2e/hosting.spec.ts); the page is the
-  // fallback of hosts without them.
-  const html = await (await page.request.get('/consulting.html')).text();
+test('/consulting keeps a meta refresh and a visible link for readers without JavaScript', () => {
+  // The page's HTML, the fallback of hosts without the hosting rules: in a browser the refresh
+  // would leave at once.
+  const html = consultingPage();
   const url = links.enterprise.replace(/[.]/g, '\\.');
   expect(html).toMatch(new RegExp(`http-equiv="?refresh"? content="0; url=${url}"`));
   expect(html).toMatch(new RegExp(`<main[^>]*>.*<a href="?${url}"?[ >]`, 's'));

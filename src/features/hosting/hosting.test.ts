@@ -9,11 +9,15 @@ import {
   attribute,
   cachingRules,
   contentSecurityPolicy,
+  formBase,
+  formRules,
   hashSource,
   hostingModel,
   immutable,
   inlineHashes,
+  literalSpellings,
   mergeHashes,
+  redirectTarget,
   renderHeaders,
   renderHtaccess,
   renderNginx,
@@ -178,17 +182,107 @@ describe('hosting files', () => {
     htmlRoutes: ['/', '/controllers', '/404.html', '/techniques/caching', '/techniques/queues'],
   });
 
-  it('writes one 301 line per redirect, /consulting last', () => {
-    expect(
-      renderRedirects(model, {force: false})
-        .split('\n')
-        .filter((l) => !/^#|^$/.test(l)),
-    ).toEqual([
-      '/components /providers 301',
-      '/cli/workspaces /cli/monorepo 301',
-      `/consulting ${links.enterprise} 301`,
+  it('sends every form of a legacy URL, and the other forms of a page, to one place', () => {
+    const cases: [string, string | undefined][] = [
+      ['/components', '/providers'],
+      ['/components/', '/providers'],
+      ['/Components.html', '/providers'],
+      ['/CLI/Workspaces', '/cli/monorepo'],
+      ['/consulting/', links.enterprise],
+      ['/controllers', undefined],
+      ['/controllers/', '/controllers'],
+      ['/controllers.html', '/controllers'],
+      ['/CONTROLLERS', '/controllers'],
+      ['/cOnTrOlLeRs/', '/controllers'],
+      ['/techniques/Queues.html', '/techniques/queues'],
+      ['/', undefined],
+      ['/index', '/'],
+      ['/INDEX.HTML', '/'],
+      ['/404.html', undefined],
+      ['/404', undefined],
+      ['/no/such/page', undefined],
+      ['/controllers.md', undefined],
+      ['/controllers//', undefined],
+      ['/assets/js/main.js', undefined],
+    ];
+    for (const [path, target] of cases) expect(redirectTarget(model, path), path).toBe(target);
+    expect(model.pages).toEqual(['/', '/controllers', '/techniques/caching', '/techniques/queues']);
+  });
+
+  it('lists capitals and capitalised words, with .html, for hosts that match literally', () => {
+    expect(literalSpellings('/techniques/queues')).toEqual([
+      '/techniques/queues.html',
+      '/TECHNIQUES/QUEUES',
+      '/TECHNIQUES/QUEUES.html',
+      '/Techniques/Queues',
+      '/Techniques/Queues.html',
     ]);
-    expect(renderRedirects(model, {force: true})).toContain('/components /providers 301!');
+  });
+
+  it('writes _redirects from the same rules: legacy lines forced on Netlify, page lines never', () => {
+    const lines = (force: boolean) =>
+      renderRedirects(model, {force})
+        .split('\n')
+        .filter((line) => !/^#|^$/.test(line))
+        .map((line) => line.split(' '));
+    for (const [from = '', to, status] of lines(true)) {
+      const base = formBase(from).toLowerCase();
+      const legacy = model.redirects.some((rule) => rule.from.toLowerCase() === base);
+      expect(redirectTarget(model, from), from).toBe(to);
+      expect(status, from).toBe(legacy ? '301!' : '301');
+    }
+    expect(lines(false).map((line) => line.join(' '))).toEqual(
+      expect.arrayContaining([
+        '/components /providers 301',
+        '/components/ /providers 301',
+        '/Components.html /providers 301',
+        `/consulting ${links.enterprise} 301`,
+        '/controllers.html /controllers 301',
+        '/CONTROLLERS /controllers 301',
+        '/Techniques/Queues /techniques/queues 301',
+        '/index.html / 301',
+      ]),
+    );
+    // No line for a page's own URL or its trailing slash (Netlify ignores a trailing slash when
+    // matching: such a rule would answer at the page itself).
+    const froms = lines(false).map(([from]) => from);
+    for (const page of model.pages) {
+      expect(froms, page).not.toContain(page);
+      if (page !== '/') expect(froms, page).not.toContain(`${page}/`);
+    }
+  });
+
+  it('writes patterns for Apache and nginx that match exactly the forms of the model', () => {
+    // PCRE's `(?i:...)` as a JavaScript pattern: each letter inside matches either case.
+    const javascript = (pattern: string) =>
+      new RegExp(
+        pattern.replace(/\(\?i:((?:\\.|[^()]|\((?:\\.|[^()])*\))*)\)/g, (_, inner: string) =>
+          inner.replace(/\\.|[a-z]/g, (part) =>
+            part.length === 1 ? `[${part}${part.toUpperCase()}]` : part,
+          ),
+        ),
+      );
+    const paths = [
+      ...['/components', '/controllers', '/techniques/queues', '/index', '/consulting'].flatMap(
+        (path) => [path, `${path}/`, `${path}.html`, path.toUpperCase(), `${path}x`, `${path}//`],
+      ),
+      '/',
+      '/404.html',
+      '/controllers.md',
+      '/xcontrollers',
+      '/techniques/queues.html/',
+    ];
+    for (const prefix of ['/', ''] as const) {
+      const rules = formRules(model, prefix).map(({pattern, to}) => ({
+        match: javascript(pattern),
+        to,
+      }));
+      for (const path of paths) {
+        const subject = prefix === '/' ? path : path.slice(1);
+        const rule = rules.find(({match}) => match.test(subject));
+        expect(rule?.to, `${prefix}: ${path}`).toBe(redirectTarget(model, path));
+      }
+    }
   });
 
   it('writes the security headers for every path, then caching', () => {
@@ -239,12 +333,28 @@ describe('hosting files', () => {
 
   it('writes the same rules for Apache', () => {
     const htaccess = renderHtaccess(model);
-    expect(htaccess).toContain('RewriteRule ^components/?$ /providers [R=301,L]');
-    expect(htaccess).toContain('RewriteRule ^cli/workspaces/?$ /cli/monorepo [R=301,L]');
-    expect(htaccess).toContain(`RewriteRule ^consulting/?$ ${links.enterprise} [R=301,L]`);
-    expect(htaccess).toContain('RewriteCond %{HTTPS} !=on');
+    expect(htaccess).toContain(
+      'RewriteRule ^(?i:components(?:/|\\.html)?)$ https://%{HTTP_HOST}/providers [R=301,L]',
+    );
+    expect(htaccess).toContain(
+      `RewriteRule ^(?i:consulting(?:/|\\.html)?)$ ${links.enterprise} [R=301,L]`,
+    );
+    expect(htaccess).toContain(
+      'RewriteRule ^(?!controllers$)(?i:controllers(?:/|\\.html)?)$ https://%{HTTP_HOST}/controllers [R=301,L]',
+    );
+    expect(htaccess).toContain(
+      'RewriteRule ^(?i:index(?:/|\\.html)?)$ https://%{HTTP_HOST}/ [R=301,L]',
+    );
+    // The URL forms first (one step from http:// too), then HTTPS, then the files.
+    expect(htaccess.indexOf('/providers [R=301,L]')).toBeLessThan(
+      htaccess.indexOf('RewriteCond %{HTTPS} !=on'),
+    );
     expect(htaccess).toContain('ErrorDocument 404 /404.html');
-    expect(htaccess).toContain('RewriteRule ^(.+?)/?$ $1.html [L]');
+    expect(htaccess).toContain('RewriteRule ^$ index.html [END]');
+    expect(htaccess).toContain('RewriteRule ^(.+)$ $1.html [END]');
+    expect(htaccess).toMatch(
+      /RewriteCond %\{REQUEST_FILENAME\} -d\nRewriteCond %\{REQUEST_FILENAME\}\/index\.html !-f\nRewriteRule \^\. - \[R=404,L\]/,
+    );
     expect(htaccess).toContain(
       `Header always set Content-Security-Policy "${model.security['Content-Security-Policy']}"`,
     );
@@ -253,11 +363,17 @@ describe('hosting files', () => {
 
   it('writes the same rules for nginx', () => {
     const nginx = renderNginx(model);
-    expect(nginx).toContain('location ~ ^/components/?$ { return 301 /providers$is_args$args; }');
+    expect(nginx).toContain(
+      'location ~ ^(?i:/components(?:/|\\.html)?)$ { return 301 /providers$is_args$args; }',
+    );
+    expect(nginx).toContain(
+      'location ~ ^(?!/controllers$)(?i:/controllers(?:/|\\.html)?)$ { return 301 /controllers$is_args$args; }',
+    );
     expect(nginx).toContain('error_page 404 /404.html;');
     expect(nginx).toContain('try_files $uri $uri.html $uri/index.html =404;');
+    expect(nginx).toContain('location = / {\n    try_files /index.html =404;');
     // Every location repeats the security headers (nginx does not inherit add_header).
-    expect(nginx.match(/add_header Content-Security-Policy/g)).toHaveLength(4);
+    expect(nginx.match(/add_header Content-Security-Policy/g)).toHaveLength(5);
   });
 });
 
@@ -290,10 +406,10 @@ describe('hosting step', () => {
       '/components /providers 301\n',
     );
     expect(await readFile(join(outDir, '.htaccess'), 'utf8')).toContain(
-      'RewriteRule ^components/?$',
+      'RewriteRule ^(?i:components(?:/|\\.html)?)$',
     );
     expect(await readFile(join(outDir, 'nginx.conf'), 'utf8')).toContain(
-      'location ~ ^/components/?$',
+      'location ~ ^(?i:/components(?:/|\\.html)?)$',
     );
   });
 

@@ -31,7 +31,10 @@ export interface HeaderRule {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** A permanent redirect; `to` is a path of the site or an absolute URL. */
+/**
+ * A permanent redirect; `to` is a path of the site or an absolute URL. Every form of `from`
+ * (itself, with a trailing slash or `.html`, in any letter case) answers with it.
+ */
 export interface RedirectRule {
   readonly from: string;
   readonly to: string;
@@ -45,6 +48,12 @@ export interface HostingModel {
   readonly redirects: readonly RedirectRule[];
   /** The routes of the HTML pages (`/`, `/controllers`, `/techniques/caching`, ...). */
   readonly htmlRoutes: readonly string[];
+  /**
+   * The pages' canonical URLs (`htmlRoutes` without the 404 page and the redirected ones): each
+   * other form of one (`/controllers/`, `/controllers.html`, `/Controllers`; `/index.html` for
+   * `/`) answers with one 301 to it (`redirectTarget`).
+   */
+  readonly pages: readonly string[];
   /** `Cache-Control` by path pattern (for `_headers`; patterns never overlap). */
   readonly caching: readonly HeaderRule[];
   /** Generated files served with an explicit `Content-Type` (the Markdown twins, llms.txt). */
@@ -202,14 +211,62 @@ export function cachingRules(
 
 /** The whole model: redirects, security headers and caching. */
 export function hostingModel(input: HostingInput): HostingModel {
+  const redirects = [
+    ...input.redirects.map(({from, to}) => ({from, to})),
+    {from: '/consulting', to: input.enterpriseUrl},
+  ];
+  const redirected = new Set(redirects.map(({from}) => from.toLowerCase()));
   return {
     security: securityHeaders(input.features, input.hashes),
-    redirects: [
-      ...input.redirects.map(({from, to}) => ({from, to})),
-      {from: '/consulting', to: input.enterpriseUrl},
-    ],
+    redirects,
     htmlRoutes: input.htmlRoutes,
+    pages: input.htmlRoutes.filter(
+      (route) => !route.endsWith('.html') && !redirected.has(route.toLowerCase()),
+    ),
     caching: cachingRules(input.htmlRoutes, input.typedFiles),
     typedFiles: input.typedFiles ?? [],
   };
+}
+
+/**
+ * `/`'s other names: the file it is served from, which nginx and Apache would also serve at
+ * `/index` and `/index.html`.
+ */
+export const homeAlias = '/index';
+
+/**
+ * A path without the trailing slash or `.html` a reader may add (`/controllers/`,
+ * `/controllers.html`): the part every form of a URL shares, before letter case.
+ */
+export function formBase(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/(?:\/|\.html)$/i, '') : pathname;
+}
+
+/**
+ * Where a path answers with a 301, or undefined where it is served as it is: the rules every host
+ * file follows (the e2e checks each server against this). A legacy URL in any of its forms goes
+ * to its new home; another form of a page (a trailing slash, `.html`, other letter case, `/index`
+ * or `/index.html` for `/`) straight to the page, in one step. Unknown paths are left to the 404.
+ */
+export function redirectTarget(
+  model: Pick<HostingModel, 'redirects' | 'pages'>,
+  pathname: string,
+): string | undefined {
+  const key = formBase(pathname).toLowerCase();
+  const legacy = model.redirects.find(({from}) => from.toLowerCase() === key);
+  if (legacy) return legacy.to;
+  const page = key === homeAlias ? '/' : model.pages.find((route) => route.toLowerCase() === key);
+  return page === undefined || page === pathname ? undefined : page;
+}
+
+/**
+ * The spellings of a path that hosts matching rules literally (`_redirects`) are given, besides
+ * the path itself: all capitals and capitalised words (`/CONTROLLERS`, `/Techniques/Queues`),
+ * each also with `.html`. Other letter case reaches the page in the browser
+ * (src/features/static-article/client/serverPage.ts).
+ */
+export function literalSpellings(path: string): string[] {
+  const capitalised = path.replace(/\/([a-z])/g, (_, letter: string) => `/${letter.toUpperCase()}`);
+  const casings = [...new Set([path, path.toUpperCase(), capitalised])];
+  return casings.flatMap((casing) => [casing, `${casing}.html`]).filter((form) => form !== path);
 }
