@@ -31,7 +31,13 @@ class Database {
     }
   }
 }
-@Module({ controllers: [CatsController], providers: [CatsService, Database] })
+@Injectable()
+class Pool {
+  // A database client's connection pool: opened when Nest creates the provider, closed by its shutdown hook.
+  constructor() { (globalThis as any).__openPools = ((globalThis as any).__openPools ?? 0) + 1; }
+  onApplicationShutdown() { (globalThis as any).__openPools -= 1; }
+}
+@Module({ controllers: [CatsController], providers: [CatsService, Database, Pool] })
 class AppModule {}`;
 
 function load(section: string, contains: string, edits: [string, string][]) {
@@ -39,7 +45,12 @@ function load(section: string, contains: string, edits: [string, string][]) {
     ["import { AppModule } from './app.module';", appModule],
     ...edits,
   ]);
-  Object.assign(globalThis as any, {__bootstraps: 0, __initAttempts: 0, __failNext: 0});
+  Object.assign(globalThis as any, {
+    __bootstraps: 0,
+    __initAttempts: 0,
+    __failNext: 0,
+    __openPools: 0,
+  });
   return compileModule(source, `serverless-${section}`);
 }
 
@@ -152,8 +163,8 @@ claim(
       [
         ["import { CatsService } from './cats/cats.service';", ''],
         [
-          'NestFactory.createApplicationContext(AppModule)',
-          'NestFactory.createApplicationContext(AppModule, { logger: false })',
+          'NestFactory.createApplicationContext(AppModule, { abortOnError: false })',
+          'NestFactory.createApplicationContext(AppModule, { abortOnError: false, logger: false })',
         ],
       ],
     );
@@ -469,5 +480,160 @@ claim(
     expect(await reports.generate('2026-04')).toBe('report 2026-04');
     expect(loads).toEqual(['PdfModule providers created', 'PdfModule providers created']);
     await app.close();
+  },
+);
+
+/** Calls `invoke` four times while onModuleInit() fails on the first three; the pools left open after each call. */
+async function openPoolsAfterFailedColdStarts(invoke: () => Promise<unknown>) {
+  (globalThis as any).__failNext = 3;
+  const outcomes: string[] = [];
+  const pools: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    outcomes.push(
+      await Promise.resolve()
+        .then(invoke)
+        .then(
+          (result: any) => String(result?.statusCode ?? result),
+          (error: Error) => error.message,
+        ),
+    );
+    pools.push((globalThis as any).__openPools);
+  }
+  return {outcomes, pools};
+}
+
+claim.failure(
+  `${page}#example-integration`,
+  "three cold starts whose onModuleInit() fails, then one that succeeds: the page's handler closes each failed application, so one pool is open after the four invocations, not four",
+  async () => {
+    const {handler} = load('example-integration', 'serverlessExpress({ app: expressApp })', [
+      [
+        'NestFactory.create(AppModule, { abortOnError: false })',
+        'NestFactory.create(AppModule, { abortOnError: false, logger: false })',
+      ],
+    ]);
+    const run = await openPoolsAfterFailedColdStarts(() =>
+      handler(apiGatewayEvent('/cats'), lambdaContext, () => undefined),
+    );
+    const refused = 'connect ECONNREFUSED 127.0.0.1:5432';
+    expect(run).toEqual({outcomes: [refused, refused, refused, '200'], pools: [0, 0, 0, 1]});
+  },
+);
+
+claim.failure(
+  `${page}#other-platforms`,
+  'three requests whose bootstrap fails in onModuleInit(), then one that succeeds: createExpressApp() closes each failed application, so one pool is open afterwards, not four',
+  async () => {
+    const {api} = load('other-platforms', 'export const api', [
+      [
+        'NestFactory.create(AppModule, { abortOnError: false })',
+        'NestFactory.create(AppModule, { abortOnError: false, logger: false })',
+      ],
+    ]);
+    const platform = await functionsServer(api);
+    try {
+      const run = await openPoolsAfterFailedColdStarts(
+        async () => (await fetch(platform.url)).status,
+      );
+      expect(run).toEqual({outcomes: ['500', '500', '500', '200'], pools: [0, 0, 0, 1]});
+    } finally {
+      await platform.close();
+    }
+  },
+);
+
+claim.failure(
+  `${page}#using-standalone-application-feature`,
+  "createApplicationContext() whose onModuleInit() fails: the standalone handler rejects and the context it built stays open, one more pool on every failed cold start (the page's warning)",
+  async () => {
+    const {handler} = load(
+      'using-standalone-application-feature',
+      'const cats = await catsService.findAll()',
+      [
+        ["import { CatsService } from './cats/cats.service';", ''],
+        [
+          'NestFactory.createApplicationContext(AppModule, { abortOnError: false })',
+          'NestFactory.createApplicationContext(AppModule, { abortOnError: false, logger: false })',
+        ],
+      ],
+    );
+    const run = await openPoolsAfterFailedColdStarts(() => handler({}, lambdaContext));
+    const refused = 'connect ECONNREFUSED 127.0.0.1:5432';
+    expect(run).toEqual({outcomes: [refused, refused, refused, '200'], pools: [1, 2, 3, 4]});
+  },
+);
+
+claim.failure(
+  `${page}#using-standalone-application-feature`,
+  "a provider factory that fails on the first cold start (logger off): the standalone handler's invocation fails with its error, the next one answers 200, and the process does not exit",
+  async () => {
+    const {mkdtempSync, rmSync} = await import('node:fs');
+    const {tmpdir} = await import('node:os');
+    const {join} = await import('node:path');
+    const {compileInto, runScript} = await import('../fundamentals/_support');
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-standalone-'));
+    try {
+      compileInto(
+        dir,
+        'app.module',
+        `import { Injectable, Module } from '@nestjs/common';
+let failures = 1;
+@Injectable()
+export class CatsService {
+  async findAll() { return [{ name: 'Tom' }]; }
+}
+@Module({
+  providers: [
+    CatsService,
+    { provide: 'DB', useFactory: async () => { if (failures-- > 0) throw new Error('database unreachable'); return {}; } },
+  ],
+})
+export class AppModule {}`,
+      );
+      compileInto(
+        dir,
+        'main',
+        applyEdits(
+          `${page}#standalone`,
+          fragment(
+            page,
+            'using-standalone-application-feature',
+            'const cats = await catsService.findAll()',
+          ).value,
+          [
+            [
+              "import { CatsService } from './cats/cats.service';",
+              "import { CatsService } from './app.module';",
+            ],
+            [
+              'NestFactory.createApplicationContext(AppModule, { abortOnError: false })',
+              'NestFactory.createApplicationContext(AppModule, { abortOnError: false, logger: false })',
+            ],
+          ],
+        ),
+      );
+      const result = await runScript(
+        dir,
+        'invoke.js',
+        `
+const { handler } = require('./main');
+process.on('exit', (code) => console.log('exit ' + code));
+(async () => {
+  for (const n of [1, 2]) {
+    await handler({}, {}).then(
+      (result) => console.log('invocation ' + n + ' ' + result.statusCode + ' ' + result.body),
+      (error) => console.log('invocation ' + n + ' failed: ' + error.message),
+    );
+  }
+})();
+`,
+      );
+      expect(result.stdout).toBe(
+        'invocation 1 failed: database unreachable\ninvocation 2 200 [{"name":"Tom"}]\nexit 0\n',
+      );
+      expect(result.code).toBe(0);
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
   },
 );
