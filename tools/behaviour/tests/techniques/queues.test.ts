@@ -1525,7 +1525,7 @@ Processor('audio')(Listener);
 
   claim.failure(
     `${page}#errors-in-listeners`,
-    "a listener with a name filter (@OnQueueCompleted({ name: 'transcode' })) that throws synchronously ends the worker process (exit code 1)",
+    "a listener with a name filter (@OnQueueCompleted({ name: 'transcode' })) that throws synchronously ends the worker process (exit code 1); its stack runs through @nestjs/bull's wrapper (output)",
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'behaviour-listeners-'));
       try {
@@ -1548,7 +1548,21 @@ Processor('audio')(Listener);
           {ADD_JOB: 'named'},
         );
         expect(await child.exited(15_000)).toEqual({code: 1, signal: null});
-        expect(child.output()).toContain('filtered listener failed');
+        // The error and the first two frames of its stack, paths shortened (output block).
+        const lines = child.output().split('\n');
+        const at = lines.indexOf('Error: filtered listener failed');
+        expect(at).toBeGreaterThan(-1);
+        const trace = lines
+          .slice(at, at + 3)
+          .map((line) =>
+            line.replace(/\((.*?)(:\d+:\d+)?\)$/, (_, path: string) =>
+              path.includes('node_modules/')
+                ? `(${path.slice(path.lastIndexOf('node_modules/'))})`
+                : '(...)',
+            ),
+          )
+          .join('\n');
+        expectOutput(page, 'filtered-listener-throws', trace);
       } finally {
         rmSync(dir, {recursive: true, force: true});
       }
