@@ -1,6 +1,6 @@
 /// <reference types="reflect-metadata" />
 import {firstValueFrom} from 'rxjs';
-import {expect} from 'vitest';
+import {afterAll, expect} from 'vitest';
 import {claim, samples, nest, listen, freePort, expectOutput} from '../../lib';
 import {captureLog} from './_support';
 
@@ -414,16 +414,25 @@ async function rolesOnClassApp(lang: 'ts' | 'js', guard?: unknown) {
   return {app, call};
 }
 
+/** One app per half for the three claims below, started by the first of them and closed after the file. */
+const pageGuardApps = new Map<'ts' | 'js', ReturnType<typeof rolesOnClassApp>>();
+function pageGuardApp(lang: 'ts' | 'js') {
+  if (!pageGuardApps.has(lang)) pageGuardApps.set(lang, rolesOnClassApp(lang));
+  return pageGuardApps.get(lang)!;
+}
+afterAll(async () => {
+  for (const started of pageGuardApps.values()) await (await started).app.close();
+});
+
 for (const lang of ['ts', 'js'] as const) {
   claim.abuse(
     `${page}#class-level-metadata`,
     `@Roles('admin') on the controller class only: the page's RolesGuard refuses anonymous callers and users (403) on findAll(), which has no @Roles() of its own, and lets admins in (${lang})`,
     async () => {
-      const {app, call} = await rolesOnClassApp(lang);
+      const {call} = await pageGuardApp(lang);
       expect(await call('GET', '/cats')).toBe(403);
       expect(await call('GET', '/cats', {roles: ['user']})).toBe(403);
       expect(await call('GET', '/cats', {roles: ['admin']})).toBe(200);
-      await app.close();
     },
   );
 
@@ -431,13 +440,12 @@ for (const lang of ['ts', 'js'] as const) {
     `${page}#combining-handler-and-class-metadata`,
     `@Roles('user') on the class and @Roles('admin') on remove(): with the page's RolesGuard users list but cannot delete (403), admins delete, anonymous callers get 403 on both (${lang})`,
     async () => {
-      const {app, call} = await rolesOnClassApp(lang);
+      const {call} = await pageGuardApp(lang);
       expect(await call('GET', '/dogs')).toBe(403);
       expect(await call('GET', '/dogs', {roles: ['user']})).toBe(200);
       expect(await call('DELETE', '/dogs/1')).toBe(403);
       expect(await call('DELETE', '/dogs/1', {roles: ['user']})).toBe(403);
       expect(await call('DELETE', '/dogs/1', {roles: ['admin']})).toBe(200);
-      await app.close();
     },
   );
 
@@ -445,13 +453,12 @@ for (const lang of ['ts', 'js'] as const) {
     `${page}#reflection-and-metadata`,
     `a user whose roles arrive as a string: 'not-admin' does not pass @Roles('admin') and 'superuser' does not pass @Roles('user') (403), where String.prototype.includes() would match them; ['admin'] does (${lang})`,
     async () => {
-      const {app, call} = await rolesOnClassApp(lang);
+      const {call} = await pageGuardApp(lang);
       expect('not-admin'.includes('admin') && 'superuser'.includes('user')).toBe(true);
       expect(await call('GET', '/cats', {roles: 'not-admin'})).toBe(403);
       expect(await call('GET', '/dogs', {roles: 'superuser'})).toBe(403);
       expect(await call('DELETE', '/dogs/1', {roles: 'not-admin'})).toBe(403);
       expect(await call('GET', '/cats', {roles: ['admin']})).toBe(200);
-      await app.close();
     },
   );
 }
