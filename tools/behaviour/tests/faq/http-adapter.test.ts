@@ -1,6 +1,15 @@
 import {Server} from 'node:http';
 import {expect} from 'vitest';
-import {claim, samples, fragment, compileModule, nest, listen, freePort} from '../../lib';
+import {
+  claim,
+  samples,
+  fragment,
+  compileModule,
+  nest,
+  listen,
+  freePort,
+  applyEdits,
+} from '../../lib';
 
 const {Module, Injectable} = nest('@nestjs/common');
 const {NestFactory, HttpAdapterHost, APP_FILTER} = nest('@nestjs/core');
@@ -274,7 +283,7 @@ claim(
  * APP_FILTER, a TCP microservice connected with inheritAppConfig: true, handlers that throw. `first`
  * is what the client sends first: two messages ('message') or an event ('event').
  */
-async function hybridRun(first: 'message' | 'event') {
+async function hybridRun(first: 'message' | 'event', filterEdits: [string, string][] = []) {
   const {mkdtempSync, rmSync} = await import('node:fs');
   const {tmpdir} = await import('node:os');
   const {join} = await import('node:path');
@@ -284,14 +293,18 @@ async function hybridRun(first: 'message' | 'event') {
     compileInto(
       dir,
       'all-exceptions.filter',
-      fragment(page, 'adapter-pattern', 'class AllExceptionsFilter').value,
+      applyEdits(
+        `${page}#adapter-pattern`,
+        fragment(page, 'adapter-pattern', 'class AllExceptionsFilter').value,
+        filterEdits,
+      ),
     );
     compileInto(
       dir,
       'main',
       `import { Controller, Get, Module, NotFoundException, Param } from '@nestjs/common';
 import { APP_FILTER, NestFactory } from '@nestjs/core';
-import { ClientProxyFactory, EventPattern, MessagePattern, Transport } from '@nestjs/microservices';
+import { ClientProxyFactory, EventPattern, MessagePattern, RpcException, Transport } from '@nestjs/microservices';
 import { lastValueFrom } from 'rxjs';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 
@@ -303,6 +316,8 @@ class CatsController {
   find() { throw new NotFoundException('no such cat'); }
   @MessagePattern('cats.query')
   query() { throw new Error('password authentication failed (postgres://cats_admin:hunter2@db/cats)'); }
+  @MessagePattern('cats.adopt')
+  adopt() { throw new RpcException('cat already adopted'); }
   @EventPattern('cats.seen')
   seen() { throw new Error('could not record the sighting'); }
 }
@@ -328,6 +343,7 @@ async function main() {
   } else {
     await ask('cats.find');
     await ask('cats.query');
+    await ask('cats.adopt');
   }
   const response = await fetch((await app.getUrl()).replace('[::1]', '127.0.0.1') + '/cats/7');
   console.log('http ' + response.status + ' ' + Object.keys(await response.json()).sort().join(','));
@@ -356,12 +372,30 @@ claim.abuse(
     const result = await hybridRun('message');
     const failed = '{"status":"error","message":"Internal server error"}';
     expect(result.stdout).toBe(
-      `cats.find failed ${failed}\ncats.query failed ${failed}\nhttp 404 path,statusCode,timestamp\nexit 0\n`,
+      `cats.find failed ${failed}\ncats.query failed ${failed}\n` +
+        'cats.adopt failed {"status":"error","message":"cat already adopted"}\n' +
+        'http 404 path,statusCode,timestamp\nexit 0\n',
     );
     expect(result.code).toBe(0);
     expect(result.output).not.toContain('TypeError');
     // Nest's own handling logs what the client does not get.
     expect(result.output).toMatch(/ERROR \[RpcExceptionsHandler\] password authentication failed/);
+  },
+);
+
+claim.failure(
+  `${page}#exceptions-outside-http`,
+  'the same filter rethrowing instead of returning for other contexts: the first TCP message handler that throws ends the process with exit code 1',
+  async () => {
+    const result = await hybridRun('message', [
+      [
+        '      return;\n    }\n    const { httpAdapter }',
+        '      throw exception;\n    }\n    const { httpAdapter }',
+      ],
+    ]);
+    expect(result.stdout).toBe('exit 1\n');
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(/NotFoundException: no such cat\n\s+at CatsController\.find/);
   },
 );
 
