@@ -22,7 +22,7 @@ export interface RedirectPagesOptions {
 }
 
 export function redirectPagesStep(context: LoadContext, options: RedirectPagesOptions): Step {
-  // Created with the site, so that invalid redirects fail when the config loads.
+  // Created with the site, so that invalid redirects fail when Docusaurus loads the plugins.
   const inner = clientRedirects(
     context,
     validateOptions({
