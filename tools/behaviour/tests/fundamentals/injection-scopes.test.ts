@@ -287,8 +287,9 @@ const tenants: Record<string, string[]> = {acme: ['Tom'], globex: ['Felix', 'Gar
  * The page's TenancyModule with a TenantConnections of the test's (one "pool" per known tenant), a controller
  * that reads through TENANT_CONNECTION, and an authentication stand-in that sets request.user from a token.
  * `factoryRuns` records request.user when the factory runs, `calls` each pool lookup (tenant and request.user).
+ * `eager` calls the lookup inside the factory, as a factory that returned the pool itself would.
  */
-function tenancyApp(guards: 'none' | 'tenant') {
+function tenancyApp(guards: 'none' | 'tenant', eager = false) {
   const fence = fragment(page, 'request-scoped-factory-providers', 'TENANT_CONNECTION');
   const calls: {tenant: string; userAtLookupTime: unknown}[] = [];
   const factoryRuns: unknown[] = [];
@@ -310,7 +311,7 @@ export class TenantConnections {
       ],
       [
         '      },\n      inject: [REQUEST, TenantConnections],',
-        '      }),\n      inject: [REQUEST, TenantConnections],',
+        `      })${eager ? '()' : ''},\n      inject: [REQUEST, TenantConnections],`,
       ],
       [
         'return connections.forTenant(tenantId);',
@@ -342,7 +343,7 @@ export class TenantConnections {
     @Get()
     async findAll() {
       await new Promise((r) => setTimeout(r, 30));
-      return this.tenantConnection();
+      return eager ? this.tenantConnection : this.tenantConnection();
     }
   }
   @Module({imports: [TenancyModule], controllers: [CatsController]})
@@ -437,7 +438,7 @@ claim.abuse(
 
 claim.abuse(
   `${page}#request-scoped-factory-providers`,
-  "an anonymous caller gets the authentication guard's answer (403 here) whether X-Tenant-ID names a real tenant, an unknown one or none, so it learns no tenant names; no tenant's pool is looked up for it",
+  "an anonymous caller gets the authentication guard's answer (403 here) whether X-Tenant-ID names a real tenant, an unknown one or none, so it learns no tenant names; no tenant's pool is looked up for it (a factory that looked the tenant up itself answered 403, 400, 400 and looked up acme's pool)",
   async () => {
     const {AppModule, calls, factoryRuns} = tenancyApp('tenant');
     const app = await NestFactory.create(AppModule, options);
@@ -453,6 +454,18 @@ claim.abuse(
     expect(factoryRuns).toHaveLength(3);
     expect(calls).toEqual([]);
     await app.close();
+    // A factory that looks the tenant up itself answers before authentication has a say.
+    const eager = tenancyApp('tenant', true);
+    const eagerApp = await NestFactory.create(eager.AppModule, options);
+    const eagerBase = await listen(eagerApp);
+    const eagerAnswers = [
+      await get(eagerBase, '/cats', {'x-tenant-id': 'acme'}),
+      await get(eagerBase, '/cats', {'x-tenant-id': 'initech'}),
+      await get(eagerBase, '/cats'),
+    ];
+    expect(eagerAnswers.map((answer) => answer.status)).toEqual([403, 400, 400]);
+    expect(eager.calls).toEqual([{tenant: 'acme', userAtLookupTime: undefined}]);
+    await eagerApp.close();
   },
 );
 
