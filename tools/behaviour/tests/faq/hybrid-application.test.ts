@@ -552,3 +552,46 @@ main();
     }
   },
 );
+
+claim.abuse(
+  `${page}#connecting-a-microservice`,
+  'the hybrid bootstrap of the page: one TCP packet whose pattern is nested 10,000 levels deep ends the whole process, HTTP server included (exit code 1); the transporter listens on localhost when no host is given',
+  async () => {
+    const {nodeChild, deepJson, rawTcpFrames, tcpFrame} = await import('../microservices/_support');
+    // Where the TCP transporter listens without a host option (the page's sample passes only a port).
+    const tcpPort = await freePort();
+    const inProcess = await NestFactory.create(
+      (() => {
+        @Module({})
+        class EmptyModule {}
+        return EmptyModule;
+      })(),
+      options,
+    );
+    inProcess.connectMicroservice({transport: Transport.TCP, options: {port: tcpPort}});
+    await inProcess.startAllMicroservices();
+    const address = (inProcess.getMicroservices()[0] as any).server.server.address();
+    await inProcess.close();
+    expect(['127.0.0.1', '::1']).toContain(address.address);
+
+    const port = await freePort();
+    const child = nodeChild(
+      hybridScript(`{ transport: Transport.TCP, options: { port: ${port} } }`).replace(
+        "console.log('http listening');",
+        "console.log('http listening ' + (await app.getUrl()));",
+      ),
+    );
+    try {
+      await child.waitFor('http listening');
+      const url = /http listening (\S+)/.exec(child.out)![1].replace('[::1]', '127.0.0.1');
+      expect((await fetch(url)).status).toBe(404);
+      await rawTcpFrames(port, [tcpFrame(`{"pattern":${deepJson()},"data":[1],"id":"p1"}`)], 300);
+      expect(await child.exited).toBe(1);
+      expect(child.out).toContain('RangeError: Maximum call stack size exceeded');
+      await expect(fetch(url)).rejects.toThrow();
+    } finally {
+      await child.kill();
+    }
+  },
+  20_000,
+);
