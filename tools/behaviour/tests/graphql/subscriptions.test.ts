@@ -919,8 +919,10 @@ describe('the page’s RedisPubSub in this process, with a real Redis', () => {
   async function closeRedisApp(started: Started): Promise<void> {
     const pubSub = started.app.get('PUB_SUB');
     await started.close();
-    pubSub.getPublisher().disconnect();
-    pubSub.getSubscriber().disconnect();
+    // When a subscription ends, graphql-redis-subscriptions sends UNSUBSCRIBE and PUNSUBSCRIBE and drops
+    // their promises. disconnect() right after a client left rejected them ('Connection is closed.') with
+    // nobody to handle it; close() sends QUIT after them and waits for their replies.
+    await pubSub.close();
   }
 
   claim(
