@@ -949,6 +949,39 @@ describe('the page’s RedisPubSub in this process, with a real Redis', () => {
   );
 
   claim(
+    `${page}#when-redis-is-unavailable`,
+    'app.close() leaves the two Redis connections open; app.get(PUB_SUB).close() right after a client left ends both, with no rejection left behind',
+    async () => {
+      const started = await startRedisApp(String(redis.port));
+      const pubSub = started.app.get('PUB_SUB');
+      const rejections: unknown[] = [];
+      const onRejection = (reason: unknown) => rejections.push(reason);
+      process.on('unhandledRejection', onRejection);
+      try {
+        const sub = graphqlWs(wsUrl(started.base), 'subscription { commentAdded { text } }');
+        await until(() => sub.acked, 'connection_ack');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await sub.close();
+        await started.close();
+        expect([pubSub.getPublisher().status, pubSub.getSubscriber().status]).toEqual([
+          'ready',
+          'ready',
+        ]);
+        // close() resolves on the two QUIT replies; each connection ends once Redis closes it.
+        await pubSub.close();
+        await until(
+          () => pubSub.getPublisher().status === 'end' && pubSub.getSubscriber().status === 'end',
+          'both connections ended',
+        );
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(rejections).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', onRejection);
+      }
+    },
+  );
+
+  claim(
     `${page}#pubsub`,
     'with the in-memory PubSub, a subscriber of one instance never sees a comment added on another',
     async () => {
