@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect} from 'vitest';
-import {claim, samples, nest, listen, compileModule, fragment} from '../../lib';
+import {claim, samples, nest, listen, compileModule, fragment, expectOutput} from '../../lib';
 
 const page = 'docs/recipes/router-module.md';
 const {NestFactory, RouterModule} = nest('@nestjs/core');
@@ -250,28 +250,59 @@ describe('guards and the route tree', () => {
       expect(await status(base, '/cats')).toBe(403);
     },
   );
-
-  claim(
-    `${page}#how-paths-combine`,
-    'middleware applied with forRoutes(StatsController) follows the module path',
-    async () => {
-      const files = {
-        ...modules,
-        'dashboard.module': `
-    import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-    import { StatsController } from './stats.controller';
-    @Module({ controllers: [StatsController] })
-    export class DashboardModule implements NestModule {
-      configure(consumer: MiddlewareConsumer) {
-        consumer
-          .apply((req: any, res: any) => { res.statusCode = 401; res.end('no'); })
-          .forRoutes(StatsController);
-      }
-    }`,
-      };
-      const base = await start(samples(page, {files}).require('app.module').AppModule);
-      expect(await status(base, '/admin/dashboard/stats/visitors')).toBe(401);
-      expect(await status(base, '/cats')).toBe(200);
-    },
-  );
 });
+
+// Middleware applied by a module of the tree: the page's DashboardModule names its controller.
+claim.abuse(
+  `${page}#middleware-in-the-tree`,
+  "an AuthMiddleware that refuses everyone: the page's forRoutes(StatsController) refuses /admin/dashboard/stats/visitors; forRoutes('stats/*') guards /stats/... and serves the route to an anonymous caller, the full path refuses it (output middleware-module-path); exclude('stats/visitors') spares nothing, exclude() of the full path does",
+  async () => {
+    const files: Record<string, string> = {
+      ...modules,
+      'auth.middleware': `
+    import { Injectable, NestMiddleware } from '@nestjs/common';
+    @Injectable()
+    export class AuthMiddleware implements NestMiddleware {
+      use(req: any, res: any, next: () => void) { res.statusCode = 401; res.end('Unauthorized'); }
+    }`,
+    };
+    // The page's own dashboard.module, not the test's stand-in.
+    delete files['dashboard.module'];
+    const lines: string[] = [];
+    for (const [label, forRoutes] of [
+      ['forRoutes(StatsController):         ', undefined],
+      ["forRoutes('stats/*'):               ", "forRoutes('stats/*')"],
+      ["forRoutes('admin/dashboard/stats/*'):", "forRoutes('admin/dashboard/stats/*')"],
+    ] as const) {
+      const edit = forRoutes
+        ? {'dashboard.module': [['forRoutes(StatsController)', forRoutes] as [string, string]]}
+        : undefined;
+      const base = await start(samples(page, {files, edit}).require('app.module').AppModule);
+      lines.push(
+        `${label} GET /admin/dashboard/stats/visitors ${await status(base, '/admin/dashboard/stats/visitors')}`,
+      );
+      // The middleware runs where its path points, and nowhere outside DashboardModule's routes.
+      expect(await status(base, '/stats/visitors')).toBe(
+        forRoutes === "forRoutes('stats/*')" ? 401 : 404,
+      );
+      expect(await status(base, '/cats')).toBe(200);
+    }
+    expectOutput(page, 'middleware-module-path', lines.join('\n'));
+    // exclude() takes paths as written too: only the full path spares the route.
+    for (const [excluded, expected] of [
+      ['stats/visitors', 401],
+      ['admin/dashboard/stats/visitors', 200],
+    ] as const) {
+      const edit = {
+        'dashboard.module': [
+          [
+            'apply(AuthMiddleware).forRoutes',
+            `apply(AuthMiddleware).exclude('${excluded}').forRoutes`,
+          ] as [string, string],
+        ],
+      };
+      const base = await start(samples(page, {files, edit}).require('app.module').AppModule);
+      expect(await status(base, '/admin/dashboard/stats/visitors')).toBe(expected);
+    }
+  },
+);
