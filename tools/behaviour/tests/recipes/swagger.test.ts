@@ -11,7 +11,11 @@ afterAll(async () => {
 });
 
 /** The page's main.ts (a fragment), run with the page's controller; `adapter` switches it to Fastify. */
-async function startQuickStart(fastify = false, providers: unknown[] = []): Promise<string> {
+async function startQuickStart(
+  fastify = false,
+  providers: unknown[] = [],
+  enableApiDocs: string | null = 'true',
+): Promise<string> {
   const {CatsController} = samples(page).require('cats.controller');
   @Module({controllers: [CatsController], providers: providers as any[]})
   class AppModule {}
@@ -35,7 +39,17 @@ async function startQuickStart(fastify = false, providers: unknown[] = []): Prom
     if (!source.includes(from)) throw new Error(`fragment changed: ${from}`);
     source = source.replace(from, to);
   }
-  const app = await compileModule(source).started;
+  // main.ts reads ENABLE_API_DOCS while it bootstraps: set it for this start only.
+  const before = process.env.ENABLE_API_DOCS;
+  if (enableApiDocs === null) delete process.env.ENABLE_API_DOCS;
+  else process.env.ENABLE_API_DOCS = enableApiDocs;
+  let app: any;
+  try {
+    app = await compileModule(source).started;
+  } finally {
+    if (before === undefined) delete process.env.ENABLE_API_DOCS;
+    else process.env.ENABLE_API_DOCS = before;
+  }
   apps.push(app);
   return (await app.getUrl()).replace('[::1]', '127.0.0.1');
 }
@@ -147,5 +161,54 @@ claim.abuse(
       expect(Object.keys(document.paths)).toEqual(['/cats']);
       expect(document.components.schemas.CreateCatDto.properties).toHaveProperty('name');
     }
+  },
+);
+
+claim.abuse(
+  `${page}#quick-start`,
+  "ENABLE_API_DOCS unset, empty, '1' or 'TRUE': main.ts publishes nothing, an anonymous caller gets 404 for the UI and the document (Express and Fastify)",
+  async () => {
+    for (const value of [null, '', '1', 'TRUE']) {
+      const base = await startQuickStart(false, [], value);
+      for (const path of ['/docs', '/docs/', '/docs-json']) {
+        expect(
+          (await fetch(`${base}${path}`, {redirect: 'manual'})).status,
+          `${value} ${path}`,
+        ).toBe(404);
+      }
+    }
+    const base = await startQuickStart(true, [], null);
+    for (const path of ['/docs', '/docs/json', '/docs/yaml', '/docs/static/index.html']) {
+      expect((await fetch(`${base}${path}`, {redirect: 'manual'})).status, path).toBe(404);
+    }
+  },
+);
+
+claim.abuse(
+  `${page}#describing-your-models`,
+  "@ApiProperty() checks nothing, the class-validator decorators do: name as an object, a negative or fractional age, a breed that is a number are 400; a valid body's made-up isAdmin is dropped",
+  async () => {
+    const base = await startQuickStart();
+    const post = async (body: unknown) => {
+      const response = await fetch(`${base}/cats`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify(body),
+      });
+      return {status: response.status, body: await response.json()};
+    };
+    for (const body of [
+      {name: {$gt: ''}, age: -5, isAdmin: true},
+      {name: 'Tom', age: -5},
+      {name: 'Tom', age: 1.5},
+      {name: 'Tom', age: 3, breed: 7},
+      {age: 3},
+    ]) {
+      expect((await post(body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect(await post({name: 'Tom', age: 3, isAdmin: true})).toEqual({
+      status: 201,
+      body: {name: 'Tom', age: 3},
+    });
   },
 );
