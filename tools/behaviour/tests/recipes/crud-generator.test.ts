@@ -5,11 +5,23 @@
  * npm refused: 12.0.0 declares @nestjs/common ^10 || ^11 || ^12), as the page's hint says.
  */
 import {afterAll, beforeAll, describe, expect} from 'vitest';
-import {claim, samples, nest, listen} from '../../lib';
+import {claim, samples, nest, listen, expectOutput} from '../../lib';
 
 const page = 'docs/recipes/crud-generator.md';
 const {NestFactory} = nest('@nestjs/core');
 const {Module, ValidationPipe} = nest('@nestjs/common');
+
+/** The generated controller and service in a module of their own, the controller edited by `edit`. */
+async function startGenerated(edit?: Record<string, [string, string][]>) {
+  const set = samples(page, {files: generated, edit});
+  @Module({
+    controllers: [set.require('users.controller').UsersController],
+    providers: [set.require('users.service').UsersService],
+  })
+  class UsersModule {}
+  const app = await NestFactory.create(UsersModule, {logger: false});
+  return {app, base: await listen(app)};
+}
 
 const generated: Record<string, string> = {
   'users.service': `
@@ -82,15 +94,6 @@ describe('the generated REST resource', () => {
   );
 
   claim(
-    `${page}#what-you-get`,
-    'route parameters arrive as strings and the unary + converts them (a non-number becomes NaN)',
-    async () => {
-      expect((await call('GET', '/users/007')).text).toBe('This action returns a #7 user');
-      expect((await call('GET', '/users/abc')).text).toBe('This action returns a #NaN user');
-    },
-  );
-
-  claim(
     `${page}#dtos-and-partialtype`,
     "UpdateUserDto accepts every field as optional and keeps the create DTO's validation rules",
     async () => {
@@ -142,5 +145,43 @@ claim.abuse(
       }
     }
     expect(received).toEqual([{name: 'Mallory', role: 'admin'}, {}]);
+  },
+);
+
+claim.abuse(
+  `${page}#what-you-get`,
+  "ids that are not plain digits: the generated +id turns abc into NaN, 0x10 into 16, 1e1 into 10, a space into 0; @Param('id', ParseIntPipe) answers 400 to each (output crud-id-conversion)",
+  async () => {
+    const plain = await startGenerated();
+    const piped = await startGenerated({
+      'users.controller': [
+        [
+          "findOne(@Param('id') id: string) {\n    return this.usersService.findOne(+id);",
+          "findOne(@Param('id', ParseIntPipe) id: number) {\n    return this.usersService.findOne(id);",
+        ],
+        ['import { Controller,', 'import { ParseIntPipe, Controller,'],
+      ],
+    });
+    try {
+      const lines: string[] = [];
+      for (const id of ['abc', '0x10', '1e1', '1.5', '%20', '7']) {
+        const a = await fetch(`${plain.base}/users/${id}`);
+        expect(a.status).toBe(200);
+        const b = await fetch(`${piped.base}/users/${id}`);
+        const shown = b.status === 200 ? await b.text() : String(b.status);
+        if (b.status !== 200) {
+          expect(await b.json()).toMatchObject({
+            message: 'Validation failed (numeric string is expected)',
+          });
+        }
+        lines.push(
+          `${`GET /users/${id}`.padEnd(17)} +id: ${(await a.text()).padEnd(31)}   ParseIntPipe: ${shown}`,
+        );
+      }
+      expectOutput(page, 'crud-id-conversion', lines.join('\n'));
+    } finally {
+      await plain.app.close();
+      await piped.app.close();
+    }
   },
 );
