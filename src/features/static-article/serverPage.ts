@@ -61,8 +61,8 @@ export interface Decision {
  * shows the page's own URL; and React hydrates the server's HTML only if it is the page the URL
  * names (the 404 page's, where the URL names none). Otherwise (the 404 page's HTML at
  * `/CONTROLLERS`, a copy of a page at another page's URL) React renders the page from scratch:
- * hydrating another page's markup fails (React error #418) and its static parts would adopt
- * markup that is not theirs.
+ * hydrating another page's markup fails (React error #418) and the static article would adopt
+ * markup that is not its own.
  */
 export function decide(
   location: {readonly pathname: string; readonly search: string; readonly hash: string},

@@ -19,7 +19,6 @@ import AdSlot from '@site/src/features/promotions/client/AdSlot';
 import NotFoundNotice from '@site/src/features/shell/client/NotFoundNotice';
 import {MarkdownUrl, markdownUrl} from '@site/src/features/markdown-twins/client/CopyPage';
 import StaticArticle from '@site/src/features/static-article/client/StaticArticle';
-import StaticPart from '@site/src/features/static-article/client/StaticPart';
 import {apiSection} from '@site/src/features/api-reference/packages';
 import VersionNote from '@site/src/features/versions/client/VersionNote';
 
@@ -44,9 +43,7 @@ export default function ContentWrapper(props: Props): ReactNode {
       {/* Only after an unknown address sent the reader here (the 404 page). */}
       <NotFoundNotice />
       {/* "You are reading the docs for NestJS 8", outside what the search indexes. */}
-      <StaticPart name="version-note">
-        <VersionNote />
-      </StaticPart>
+      <VersionNote />
       <AdSlot />
       <StaticArticle
         page={permalink}

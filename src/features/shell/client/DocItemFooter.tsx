@@ -8,7 +8,6 @@ import type FooterType from '@theme/DocItem/Footer';
 import type {WrapperProps} from '@docusaurus/types';
 import Newsletter from '@site/src/features/promotions/client/Newsletter';
 import Sponsors from '@site/src/features/promotions/client/Sponsors';
-import StaticPart from '@site/src/features/static-article/client/StaticPart';
 
 type Props = WrapperProps<typeof FooterType>;
 
@@ -16,10 +15,7 @@ export default function FooterWrapper(props: Props): ReactNode {
   return (
     <>
       <Footer {...props} />
-      {/* Links only: adopted from the server's page on a first load. */}
-      <StaticPart name="sponsors">
-        <Sponsors />
-      </StaticPart>
+      <Sponsors />
       <Newsletter />
     </>
   );

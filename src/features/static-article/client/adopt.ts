@@ -1,7 +1,7 @@
 /**
- * The static article's mechanism, shared by the article (./StaticArticle.tsx) and the shell's
- * static parts (./StaticPart.tsx): while React hydrates, an element is rendered with the
- * server's nodes adopted (why that holds under React 19.2: ../README.md).
+ * The static article's mechanism (./StaticArticle.tsx): while React hydrates, the article's
+ * element is rendered with the server's nodes adopted (why that holds under React 19.2:
+ * ../README.md).
  */
 import {useEffect, useLayoutEffect, useRef, useState, type RefObject} from 'react';
 import {useHistory, useLocation} from '@docusaurus/router';

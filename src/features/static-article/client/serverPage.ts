@@ -4,7 +4,7 @@
  * spelling) give other answers: the 404 page's HTML at `/CONTROLLERS` or `/controllers/`, a copy
  * of a page at `/controllers.html`. React Router matches those URLs to the page anyway, so
  * hydrating the 404 page's markup as /controllers failed (React error #418), the static article
- * and parts adopted markup that was not theirs, and the client render that followed crashed
+ * adopted markup that was not its own, and the client render that followed crashed
  * ("This page crashed", 57 console errors on /controllers/).
  *
  * So, before React starts (rules: ../serverPage.ts):
@@ -44,7 +44,7 @@ function run(): boolean {
 }
 
 /**
- * Whether React hydrates the server's HTML of this page (and may adopt its static parts): false
+ * Whether React hydrates the server's HTML of this page (and may adopt its article): false
  * on the server, where there is nothing to adopt, and where the server sent another page.
  */
 export const serverHtmlIsThisPage: boolean = typeof document !== 'undefined' && run();

@@ -15,7 +15,6 @@ import {useLocation} from '@docusaurus/router';
 import {translate} from '@docusaurus/Translate';
 import {archivedVersions, latestMajor, latestUrl, siteMajor} from '../versions';
 import {useDismiss} from '@site/src/features/shell/client/useDismiss';
-import StaticPart from '@site/src/features/static-article/client/StaticPart';
 import styles from './VersionMenu.module.css';
 
 interface Entry {
@@ -176,12 +175,9 @@ function DesktopMenu(): ReactNode {
           if ((event.target as HTMLElement).closest('a')) setOpen(false);
         }}
       >
-        {/* Links only: adopted from the server's page on a first load (until the path changes). */}
-        <StaticPart name="version-menu">
-          {groups.map((group) => (
-            <Section key={group.label} group={group} linkClass={styles.link} />
-          ))}
-        </StaticPart>
+        {groups.map((group) => (
+          <Section key={group.label} group={group} linkClass={styles.link} />
+        ))}
       </div>
     </div>
   );

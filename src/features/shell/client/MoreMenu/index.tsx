@@ -11,7 +11,6 @@ import Link from '@docusaurus/Link';
 import {translate} from '@docusaurus/Translate';
 import {useThemeConfig} from '@docusaurus/theme-common';
 import {socialLinks} from '@site/src/features/shell/client/SocialLinks';
-import StaticPart from '@site/src/features/static-article/client/StaticPart';
 import {useDismiss} from '../useDismiss';
 import styles from './styles.module.css';
 
@@ -48,8 +47,7 @@ export default function MoreMenu(): ReactNode {
           <path d="M6 9l6 6 6-6" stroke="currentColor" strokeWidth="2" fill="none" />
         </svg>
       </button>
-      {/* Its links are markup only: adopted from the server's page on a first load. */}
-      <StaticPart as="ul" name="more-menu" id={id} className={styles.menu} hidden={!open}>
+      <ul id={id} className={styles.menu} hidden={!open}>
         {topLinks.map((item) => (
           <li key={item.label} className={styles.topLink}>
             <Link className={styles.link} {...(item.href ? {href: item.href} : {to: item.to})}>
@@ -67,7 +65,7 @@ export default function MoreMenu(): ReactNode {
             </Link>
           </li>
         ))}
-      </StaticPart>
+      </ul>
     </div>
   );
 }
