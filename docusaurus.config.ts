@@ -20,8 +20,6 @@ import requireDescriptions from './src/features/markdown/plugin';
 import slimDocsVersion from './src/features/bundle/node/slimDocsVersion';
 import slimSiteConfig from './src/features/bundle/node/slimSiteConfig';
 import tslibHelpers from './src/features/bundle/node/tslibHelpers';
-import prefetchOnce from './src/features/bundle/node/prefetchOnce';
-import sourcePatches from './src/features/bundle/node/sourcePatches';
 import sourceMaps from './src/features/bundle/node/sourceMaps';
 import compileHints from './src/features/bundle/node/compileHints';
 import staticArticle from './src/features/static-article/plugin';
@@ -162,10 +160,8 @@ const config = {
     ...(without.has('slimDocsVersion') ? [] : [slimDocsVersion]),
     ...(without.has('slimSiteConfig') ? [] : [slimSiteConfig]),
     ...(without.has('tslibHelpers') ? [] : [tslibHelpers]),
-    ...(without.has('prefetchOnce') ? [] : [prefetchOnce]),
     // V8 compiles the bundles every first load runs while they stream in (compileHints.ts).
     ...(without.has('compileHints') ? [] : [compileHints]),
-    (context: LoadContext) => sourcePatches(context, without),
     sourceMaps,
     // First loads adopt the server's article without hydrating it (src/features/static-article).
     staticArticle,

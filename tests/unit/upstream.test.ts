@@ -36,7 +36,9 @@ describe('UPSTREAM.md', () => {
     const found = touchPoints()
       .map(({file, what}) => `${file} -> ${what}`)
       .sort();
-    expect(found.length).toBeGreaterThan(40);
+    // A floor for the rules themselves (they find nothing if they break); the count goes down
+    // as touch points are removed (issue #38 aims at 15 or fewer).
+    expect(found.length).toBeGreaterThan(10);
     expect(indexed()).toEqual(found);
   });
 

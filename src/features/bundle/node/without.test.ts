@@ -8,8 +8,8 @@ describe('patchesWithout', () => {
   });
 
   it('reads a comma-separated list, spaces allowed', () => {
-    expect([...patchesWithout('helmetOnMount, tslibHelpers')]).toEqual([
-      'helmetOnMount',
+    expect([...patchesWithout('slimSiteConfig, tslibHelpers')]).toEqual([
+      'slimSiteConfig',
       'tslibHelpers',
     ]);
   });

@@ -7,11 +7,6 @@
 
 /** What can be left out, and where each lives. */
 export const removablePatches = {
-  shallowMemoObject:
-    'src/features/bundle/node/sourcePatches.ts (theme-common: keys compared without the collator)',
-  helmetOnMount:
-    'src/features/bundle/node/sourcePatches.ts (react-helmet-async: heads registered on commit)',
-  prefetchOnce: 'src/features/bundle/node/prefetchOnce.ts (one prefetch per file)',
   slimDocsVersion:
     'src/features/bundle/node/slimDocsVersion.ts (no page descriptions in the browser)',
   slimSiteConfig:

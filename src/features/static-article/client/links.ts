@@ -7,8 +7,7 @@
  *   as React Router's `Link` does), so the shell stays and the next article renders with React;
  * - pointing at such a link (mouse over, touch start) preloads its page, once per link;
  * - a link that scrolls into view has its page's bundles prefetched (through
- *   `window.docusaurus.prefetch`, as `Link` does; src/features/bundle/node/prefetchOnce.ts asks for each file
- *   once).
+ *   `window.docusaurus.prefetch`, as `Link` does).
  * Everything else (other sites, new tabs, downloads, `#anchors`, files such as `/controllers.md`)
  * is left to the browser, as `Link` leaves it. The rules are in ../links.ts.
  */
