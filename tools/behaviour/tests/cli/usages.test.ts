@@ -2,10 +2,20 @@
  * docs/cli/usages.md against the real CLI (@nestjs/cli 8.2.8, @nestjs/schematics 8.0.11) in temporary folders.
  */
 import {afterAll, beforeAll, expect} from 'vitest';
-import {existsSync, readFileSync, writeFileSync} from 'node:fs';
+import {spawnSync} from 'node:child_process';
+import {existsSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {claim, repoRoot} from '../../lib';
-import {actions, listFiles, nestCli, nestOk, newProject, readJson, tempDir} from './_support';
+import {claim, expectOutput, readPage, repoRoot} from '../../lib';
+import {
+  actions,
+  listFiles,
+  nestCli,
+  nestOk,
+  newProject,
+  nodeModules,
+  readJson,
+  tempDir,
+} from './_support';
 
 const page = 'docs/cli/usages.md';
 // Created in beforeAll: a file whose tests are all filtered out leaves no folder behind.
@@ -272,13 +282,71 @@ claim.failure(
       expect(latest.out).toContain(
         'Failed to execute command: npm install --save @nestjs/swagger@latest',
       );
-      const pinned = nestCli(dir.dir, ['add', '@nestjs/swagger@5'], {env});
+      const example = readPage(page)
+        .fences.find((f) => f.section === 'nest-add' && f.value.includes('nest add @'))!
+        .value.split('\n')
+        .find((l) => l.startsWith('nest add @'))!;
+      expect(example).toBe('nest add @nestjs/azure-func-http@0.8');
+      const pinned = nestCli(dir.dir, example.split(' ').slice(1), {env});
       expect(pinned.out).toContain(
-        'Failed to execute command: npm install --save @nestjs/swagger@5',
+        'Failed to execute command: npm install --save @nestjs/azure-func-http@0.8',
       );
     } finally {
       dir.cleanup();
     }
+  },
+  120_000,
+);
+
+// Review 5 (attack-cli).
+
+claim.failure(
+  `${page}#nest-generate`,
+  "nest g config without --project writes undefined/nest-cli.json; the page's nest g config --project . writes ./nest-cli.json",
+  () => {
+    const dir = tempDir('config');
+    try {
+      writeFileSync(join(dir.dir, 'package.json'), '{"name":"old-project","private":true}');
+      symlinkSync(nodeModules, join(dir.dir, 'node_modules'), 'dir');
+      expect(actions(nestOk(dir.dir, ['g', 'config']))).toEqual(['CREATE undefined/nest-cli.json']);
+      expect(existsSync(join(dir.dir, 'nest-cli.json'))).toBe(false);
+      const command = readPage(page)
+        .fences.find((f) => f.section === 'nest-generate' && f.value.includes('nest g config'))!
+        .value.trim();
+      expect(command).toBe('nest g config --project .');
+      nestOk(dir.dir, command.split(' ').slice(1));
+      expect(readJson(join(dir.dir, 'nest-cli.json'))).toMatchObject({sourceRoot: 'src'});
+    } finally {
+      dir.cleanup();
+    }
+  },
+  120_000,
+);
+
+claim.failure(
+  `${page}#nest-add`,
+  'after the install, the setup step of nest add @nestjs/swagger@5 fails: the package has no schematics',
+  () => {
+    // What `nest add` runs once the package manager has installed the package (add.action.js addLibrary):
+    // the package's nest-add schematic, here against @nestjs/swagger 5.2.1 of the suite's packages.
+    const run = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `const {CollectionFactory, SchematicOption} = require('@nestjs/cli/lib/schematics');
+         CollectionFactory.create('@nestjs/swagger')
+           .execute('nest-add', [new SchematicOption('sourceRoot', 'src')])
+           .then(() => console.log('added'), () => process.exit(1));`,
+      ],
+      {cwd: project, encoding: 'utf8', timeout: 60_000},
+    );
+    expect(run.status).toBe(1);
+    const line = `${run.stdout}\n${run.stderr}`
+      // eslint-disable-next-line no-control-regex
+      .replace(/\x1b\[[0-9;]*m/g, '')
+      .split('\n')
+      .find((l) => l.includes('does not support schematics'));
+    expectOutput(page, 'add-without-schematic', (line ?? '').replace(/^Error: /, ''));
   },
   120_000,
 );
