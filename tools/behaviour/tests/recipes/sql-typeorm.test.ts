@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, expect} from 'vitest';
-import {claim, samples, service, nest, memoryLogger, type Service} from '../../lib';
+import {claim, samples, service, nest, memoryLogger, listen, type Service} from '../../lib';
 
 const page = 'docs/recipes/sql-typeorm.md';
 const {NestFactory} = nest('@nestjs/core');
@@ -26,8 +26,13 @@ function connectionEdits(): [string, string][] {
   ];
 }
 
-function photoSet(lang: 'ts' | 'js') {
-  const ts = samples(page, {edit: {'database.providers': connectionEdits()}});
+function photoSet(lang: 'ts' | 'js', controllerEdits?: [string, string][]) {
+  const ts = samples(page, {
+    edit: {
+      'database.providers': connectionEdits(),
+      ...(controllerEdits ? {'photo.controller': controllerEdits} : {}),
+    },
+  });
   if (lang === 'ts') return ts;
   // The entity, the connection and the modules are shown in TypeScript only; the JS halves are the providers and the service.
   // They are re-exported from the TypeScript set, so the JS set uses the same compiled entity and modules.
@@ -38,8 +43,8 @@ function photoSet(lang: 'ts' | 'js') {
   return samples(page, {lang: 'js', files});
 }
 
-async function start(lang: 'ts' | 'js') {
-  const set = photoSet(lang);
+async function start(lang: 'ts' | 'js', controllerEdits?: [string, string][]) {
+  const set = photoSet(lang, controllerEdits);
   const {PhotoModule} = set.require('photo.module');
   const {PhotoService} = set.require('photo.service');
   @Module({imports: [PhotoModule]})
@@ -327,6 +332,68 @@ claim.abuse(
       const repository = connection.getRepository('Photo');
       expect((await repository.findOne(undefined)).title).toBe('Alice, private');
       expect((await repository.findOne(null)).title).toBe('Alice, private');
+    } finally {
+      await app.close();
+      await connection.close();
+    }
+  },
+  30_000,
+);
+
+for (const lang of ['ts', 'js'] as const) {
+  claim.abuse(
+    `${page}#using-the-repository`,
+    `GET /photos/:id: a photo is 200; a missing one, 0, -1 and 99999999999 are 404; abc, 1.5, 1e1 and 0x10 are 400 (${lang})`,
+    async () => {
+      const {app, service, connection} = await start(lang);
+      try {
+        await connection.query('DELETE FROM photo');
+        const saved = await service.create('Sunset', 'sunset.jpg');
+        const base = await listen(app);
+        const get = async (id: string) => {
+          const response = await fetch(`${base}/photos/${id}`);
+          return {status: response.status, text: await response.text()};
+        };
+        const found = await get(String(saved.id));
+        expect(found.status).toBe(200);
+        expect(JSON.parse(found.text)).toMatchObject({id: saved.id, title: 'Sunset'});
+        for (const id of [String(saved.id + 1000), '0', '-1', '99999999999'])
+          expect((await get(id)).status, id).toBe(404);
+        for (const id of ['abc', '1.5', '1e1', '0x10'])
+          expect((await get(id)).status, id).toBe(400);
+      } finally {
+        await app.close();
+        await connection.close();
+      }
+    },
+    30_000,
+  );
+}
+
+claim.abuse(
+  `${page}#using-the-repository`,
+  "what the controller's checks prevent: without the if, a missing photo is 200 with an empty body; an id such as abc or 1.5 handed to the service, or 99999999999, fails the query (a 500)",
+  async () => {
+    const {app, service, connection} = await start('ts', [
+      [
+        '    if (!photo) {\n      throw new NotFoundException(`Photo ${id} not found`);\n    }\n',
+        '',
+      ],
+    ]);
+    try {
+      const base = await listen(app);
+      const response = await fetch(`${base}/photos/${2_000_000_000}`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe('');
+      await expect(service.findOne('abc')).rejects.toThrow(
+        'invalid input syntax for type integer: "abc"',
+      );
+      await expect(service.findOne(1.5)).rejects.toThrow(
+        'invalid input syntax for type integer: "1.5"',
+      );
+      await expect(service.findOne(99999999999)).rejects.toThrow(
+        'value "99999999999" is out of range for type integer',
+      );
     } finally {
       await app.close();
       await connection.close();
