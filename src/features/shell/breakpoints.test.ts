@@ -3,7 +3,26 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {packageDir} from '../bundle/node/packageDir';
 import {narrowScreenQuery} from '../promotions/client/AdSlot/loadAd';
-import {mobileMaxWidth, socialIconsMaxWidth, topLinksMaxWidth} from './breakpoints';
+
+/*
+ * The widths, in CSS pixels, at which the shell's layout changes: the one list. No code needs
+ * them (the desktop columns' adoption, which did, was removed); the stylesheets write them in
+ * media queries, and these tests check every such query against this list, and the first one
+ * against Docusaurus.
+ */
+
+/**
+ * Docusaurus' own breakpoint: at this width or less the theme is "mobile" (theme-common's
+ * `useWindowSize`, whose constant is not exported, and Infima's navbar, which collapses into the
+ * drawer), wider is "desktop". Read from the installed theme-common and Infima below.
+ */
+const mobileMaxWidth = 996;
+
+/** At this width or less the header's top links are in "More" (custom.css, MoreMenu). */
+const topLinksMaxWidth = 1150;
+
+/** At this width or less the header's social icons are in "More" (SocialLinks, MoreMenu). */
+const socialIconsMaxWidth = 1250;
 
 const read = (file: string): string => readFileSync(file, 'utf8');
 const packageFile = (name: string, file: string): string =>
@@ -21,7 +40,7 @@ function mediaWidths(css: string): {min: number[]; max: number[]} {
 
 const shell = 'src/features/shell/client';
 
-describe('the breakpoints (./breakpoints.ts)', () => {
+describe('the breakpoints', () => {
   it("are Docusaurus' own: theme-common's useWindowSize and Infima's navbar", () => {
     expect(packageFile('@docusaurus/theme-common', 'lib/hooks/useWindowSize.js')).toContain(
       `const DesktopBreakpoint = ${mobileMaxWidth};`,
