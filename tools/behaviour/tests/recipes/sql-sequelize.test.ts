@@ -283,6 +283,31 @@ claim.abuse(
   30_000,
 );
 
+claim.abuse(
+  `${page}#model-injection`,
+  'without validation, a name that is an object or an array, or an age that is not a number: the insert fails, the client gets a 500 and no row is written',
+  async () => {
+    const {AppModule} = catsSet('ts').require('app.module');
+    const app = await NestFactory.create(AppModule, {logger: false});
+    try {
+      const base = await listen(app);
+      const Cat = app.get('CATS_REPOSITORY', {strict: false});
+      const before = await Cat.count();
+      for (const body of [
+        {name: {$gt: ''}, age: 3, breed: 'Siamese'},
+        {name: ['Tom', 'Jerry'], age: 3, breed: 'Siamese'},
+        {name: 'Tom', age: 'three', breed: 'Siamese'},
+      ]) {
+        expect((await postCat(base, body)).status, JSON.stringify(body)).toBe(500);
+      }
+      expect(await Cat.count()).toBe(before);
+    } finally {
+      await close(app);
+    }
+  },
+  30_000,
+);
+
 claim.failure(
   `${page}#closing-the-connection`,
   'the database unreachable at startup: sync() rejects at once with SequelizeConnectionRefusedError and the application does not start',
