@@ -7,7 +7,7 @@ import {afterAll, beforeAll, expect} from 'vitest';
 import {spawnSync} from 'node:child_process';
 import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {claim, readPage} from '../../lib';
+import {claim, expectOutput, readPage} from '../../lib';
 import {
   actions,
   listFiles,
@@ -207,6 +207,26 @@ claim(
     rmSync(join(workspace, 'dist'), {recursive: true, force: true});
     nestOk(workspace, ['build', 'my-library']);
     expect(listFiles(join(workspace, 'dist'))).toEqual(['libs/my-library/index.js']);
+  },
+  240_000,
+);
+
+claim(
+  `${page}#building-a-library-by-itself`,
+  "the webpack bundle of the library exports nothing: the page's require() of it prints {}",
+  () => {
+    rmSync(join(workspace, 'dist'), {recursive: true, force: true});
+    nestOk(workspace, ['build', 'my-library']);
+    const command = fence('building-a-library-by-itself', 'node -e').value.trim();
+    const script = /^node -e "(.*)"$/.exec(command)?.[1];
+    if (!script) throw new Error(`unexpected command: ${command}`);
+    const run = spawnSync(process.execPath, ['-e', script], {
+      cwd: workspace,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(0);
+    expectOutput(page, 'library-bundle-exports', run.stdout.trim());
   },
   240_000,
 );
