@@ -4,15 +4,17 @@
  * compiler and generate options.
  */
 import {afterAll, beforeAll, expect} from 'vitest';
+import {spawn, spawnSync} from 'node:child_process';
 import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {claim, readPage} from '../../lib';
+import {claim, expectOutput, readPage} from '../../lib';
 import {
   actions,
   listFiles,
   nestCli,
   nestOk,
   newProject,
+  nodeModules,
   readJson,
   tempDir,
   treeFiles,
@@ -42,6 +44,27 @@ beforeAll(() => {
   standard = newProject(tmp.dir, 'standard');
 });
 afterAll(() => tmp?.cleanup());
+
+// Review 5 (attack-cli): a second workspace of its own (my-project, my-app, my-library), made on first use,
+// so that these claims do not depend on what the claims above left in nest-cli.json.
+let attacked: string | undefined;
+function attackWorkspace(): string {
+  if (attacked) return attacked;
+  const parent = join(tmp.dir, 'attack');
+  mkdirSync(parent);
+  const dir = newProject(parent, 'my-project');
+  nestOk(dir, ['generate', 'app', 'my-app']);
+  nestOk(dir, ['g', 'library', 'my-library'], {tty: true, input: '\n'});
+  attacked = dir;
+  return dir;
+}
+/** `nest start <args> --exec echo`: the CLI builds, then prints the entry file it would run instead of running it. */
+function entryStarted(dir: string, args: string[]): string {
+  const run = nestOk(dir, ['start', ...args, '--exec', 'echo']);
+  const line = run.stdout.split('\n').find((l) => l.includes('source-map-support/register'));
+  if (!line) throw new Error(`no start line in:\n${run.out}`);
+  return line.replace(/^.*source-map-support\/register /, '').trim();
+}
 
 claim(
   `${page}#cli-properties`,
@@ -413,4 +436,141 @@ claim(
     expect(existsSync(join(standard, 'dist', 'main.js'))).toBe(true);
   },
   240_000,
+);
+
+// Review 5 (attack-cli): what a reader's copy of the workspace commands does.
+
+claim.failure(
+  `${page}#typescript-paths-for-libraries`,
+  "a dynamic import('@app/my-library') keeps its alias in the tsc build: the build exits 0 and the import fails when it runs; the webpack bundle resolves it",
+  () => {
+    const dir = attackWorkspace();
+    const main = join(dir, 'apps', 'my-app', 'src', 'main.ts');
+    const before = readFileSync(main, 'utf8');
+    writeFileSync(
+      main,
+      [
+        "import('@app/my-library').then(",
+        "  (lib) => console.log('loaded', Object.keys(lib).sort().join(',')),",
+        "  (error) => console.log(String(error).split('\\n')[0]),",
+        ');',
+        '',
+      ].join('\n'),
+    );
+    const run = (file: string) =>
+      spawnSync(process.execPath, [file], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 30_000,
+      }).stdout.trim();
+    try {
+      rmSync(join(dir, 'dist'), {recursive: true, force: true});
+      nestOk(dir, ['build', 'my-app', '--tsc']);
+      const emitted = join(dir, 'dist', 'apps', 'my-app', 'apps', 'my-app', 'src', 'main.js');
+      expect(readFileSync(emitted, 'utf8')).toContain("require('@app/my-library')");
+      expectOutput(page, 'tsc-dynamic-import', run(emitted));
+      rmSync(join(dir, 'dist'), {recursive: true, force: true});
+      nestOk(dir, ['build', 'my-app']);
+      expect(run(join(dir, 'dist', 'apps', 'my-app', 'main.js'))).toBe(
+        'loaded MyLibraryModule,MyLibraryService',
+      );
+    } finally {
+      writeFileSync(main, before);
+      rmSync(join(dir, 'dist'), {recursive: true, force: true});
+    }
+  },
+  300_000,
+);
+
+claim.failure(
+  `${page}#switching-between-webpack-and-tsc`,
+  'after one nest build my-app --tsc (my-app imports the library), nest start my-app runs the old tsc output instead of the new bundle; with deleteOutDir: true it runs the bundle',
+  () => {
+    const dir = attackWorkspace();
+    const out = join(dir, 'dist', 'apps', 'my-app');
+    const file = join(dir, 'nest-cli.json');
+    const before = readFileSync(file, 'utf8');
+    // An application that imports a library: its tsc output is nested under dist/apps/my-app/apps/my-app/src.
+    const module = join(dir, 'apps', 'my-app', 'src', 'my-app.module.ts');
+    const moduleBefore = readFileSync(module, 'utf8');
+    writeFileSync(
+      module,
+      moduleBefore
+        .replace(
+          "from '@nestjs/common';",
+          "from '@nestjs/common';\nimport { MyLibraryModule } from '@app/my-library';",
+        )
+        .replace('imports: []', 'imports: [MyLibraryModule]'),
+    );
+    try {
+      rmSync(join(dir, 'dist'), {recursive: true, force: true});
+      nestOk(dir, ['build', 'my-app', '--tsc']);
+      // The webpack build succeeds and writes a new bundle, but the stale nested file is what starts.
+      expect(entryStarted(dir, ['my-app'])).toBe(join(out, 'apps', 'my-app', 'src', 'main'));
+      expect(existsSync(join(out, 'main.js'))).toBe(true);
+      const cli = readJson(file);
+      cli.compilerOptions.deleteOutDir = true;
+      writeJson(file, cli);
+      expect(entryStarted(dir, ['my-app'])).toBe(join(out, 'main'));
+    } finally {
+      writeFileSync(module, moduleBefore);
+      writeFileSync(file, before);
+      rmSync(join(dir, 'dist'), {recursive: true, force: true});
+    }
+  },
+  300_000,
+);
+
+claim.failure(
+  `${page}#project-names-that-do-not-exist`,
+  'nest start my-ap (not a project) starts the default application, my-project, with exit code 0',
+  () => {
+    const dir = attackWorkspace();
+    try {
+      expect(entryStarted(dir, ['my-ap'])).toBe(join(dir, 'dist', 'apps', 'my-project', 'main'));
+    } finally {
+      rmSync(join(dir, 'dist'), {recursive: true, force: true});
+    }
+  },
+  300_000,
+);
+
+claim.failure(
+  `${page}#type-errors-in-watch-mode`,
+  'nest start my-app --watch (webpack) restarts the application with a change that has a type error; the error is printed as well',
+  async () => {
+    const dir = attackWorkspace();
+    const main = join(dir, 'apps', 'my-app', 'src', 'main.ts');
+    const before = readFileSync(main, 'utf8');
+    writeFileSync(main, "const version: string = 'one';\nconsole.log(`started ${version}`);\n");
+    const env: NodeJS.ProcessEnv = {...process.env, FORCE_COLOR: '0', NO_COLOR: '1'};
+    delete env.NODE_ENV;
+    const child = spawn(
+      process.execPath,
+      [join(nodeModules, '@nestjs', 'cli', 'bin', 'nest.js'), 'start', 'my-app', '--watch'],
+      {cwd: dir, env, detached: true},
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const waitFor = async (text: string, ms: number) => {
+      const end = Date.now() + ms;
+      while (!out.includes(text)) {
+        if (Date.now() > end) throw new Error(`no "${text}" within ${ms} ms:\n${out}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    try {
+      await waitFor('started one', 150_000);
+      // A number where a string is declared: tsc would refuse to emit a runnable change.
+      writeFileSync(main, 'const version: string = 2;\nconsole.log(`started ${version}`);\n');
+      await waitFor('started 2', 120_000);
+      await waitFor('TS2322', 120_000);
+    } finally {
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+      writeFileSync(main, before);
+      rmSync(join(dir, 'dist'), {recursive: true, force: true});
+    }
+  },
+  400_000,
 );
