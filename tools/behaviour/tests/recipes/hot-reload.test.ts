@@ -1,5 +1,19 @@
 import {afterAll, beforeAll, expect} from 'vitest';
-import {claim, samples, service, nest, memoryLogger, type Service} from '../../lib';
+import {spawn, type ChildProcess} from 'node:child_process';
+import {readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {
+  claim,
+  samples,
+  service,
+  nest,
+  memoryLogger,
+  readPage,
+  freePort,
+  applyEdits,
+  type Service,
+} from '../../lib';
+import {newProject, nodeModules, tempDir} from '../cli/_support';
 
 const page = 'docs/recipes/hot-reload.md';
 const {NestFactory} = nest('@nestjs/core');
@@ -136,4 +150,89 @@ claim.failure(
     await later.listen(port, '127.0.0.1');
     await Promise.all([later.close(), fresh.close().catch(() => undefined)]);
   },
+);
+
+// Review 5 (attack-cli): the page's CLI setup, run for real with @nestjs/cli 8.2.8 and webpack 5.
+claim.failure(
+  `${page}#differences-from-watch-mode`,
+  "the page's HMR setup swaps in a change that has a type error (printed beside it), and every update leaves two hot-update files in dist",
+  async () => {
+    const fence = (section: string, contains: string) => {
+      const found = readPage(page).fences.find(
+        (f) => f.section === section && (f.ts ?? f.js ?? f.value).includes(contains),
+      );
+      if (!found) throw new Error(`${page}#${section}: no fence containing ${contains}`);
+      return found.ts ?? found.js ?? found.value;
+    };
+    const dir = tempDir('hmr');
+    const port = await freePort();
+    const procs: ChildProcess[] = [];
+    try {
+      const project = newProject(dir.dir, 'hmr-project');
+      // run-script-webpack-plugin is not in the suite's packages: the test starts dist/main.js itself, which
+      // is all the plugin does (fork the emitted file once). Everything else is the page's configuration.
+      writeFileSync(
+        join(project, 'webpack-hmr.config.js'),
+        applyEdits('webpack-hmr.config', fence('configuration', 'HotModuleReplacementPlugin'), [
+          ["const { RunScriptWebpackPlugin } = require('run-script-webpack-plugin');\n", ''],
+          [/\n *\/\/ Start the bundle once[^\n]*\n *new RunScriptWebpackPlugin\([^\n]*\n/, '\n'],
+        ]),
+      );
+      writeFileSync(
+        join(project, 'src', 'main.ts'),
+        applyEdits('main', fence('hot-module-replacement', 'module.hot.dispose'), [
+          ['app.listen(3000)', `app.listen(${port}, '127.0.0.1')`],
+        ]),
+      );
+      const script = JSON.parse(fence('running', '"start:dev"')).scripts['start:dev'] as string;
+      const env: NodeJS.ProcessEnv = {...process.env, FORCE_COLOR: '0', NO_COLOR: '1'};
+      delete env.NODE_ENV;
+      let out = '';
+      const run = (args: string[]) => {
+        const child = spawn(process.execPath, args, {cwd: project, env, detached: true});
+        // webpack colours its summary line even with FORCE_COLOR=0
+        // eslint-disable-next-line no-control-regex
+        const add = (d: Buffer) => (out += String(d).replace(/\x1b\[[0-9;]*m/g, ''));
+        child.stdout!.on('data', add);
+        child.stderr!.on('data', add);
+        procs.push(child);
+      };
+      run([join(nodeModules, '@nestjs', 'cli', 'bin', 'nest.js'), ...script.split(' ').slice(1)]);
+      const until = async (check: () => Promise<boolean> | boolean, ms: number, what: string) => {
+        const end = Date.now() + ms;
+        while (!(await check())) {
+          if (Date.now() > end || procs.some((p) => p.exitCode !== null))
+            throw new Error(`${what} not seen within ${ms} ms (or a process ended):\n${out}`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      };
+      const body = () =>
+        fetch(`http://127.0.0.1:${port}/`).then(
+          (r) => r.text(),
+          () => '',
+        );
+      await until(() => /compiled successfully/.test(out), 150_000, 'first build');
+      run([join(project, 'dist', 'main.js')]);
+      await until(async () => (await body()) === 'Hello World!', 30_000, 'Hello World!');
+      const service = join(project, 'src', 'app.service.ts');
+      writeFileSync(
+        service,
+        readFileSync(service, 'utf8').replace(
+          "return 'Hello World!';",
+          "const n: number = 'x';\n    return 'typed ' + n;",
+        ),
+      );
+      await until(async () => (await body()) === 'typed x', 60_000, 'the hot update');
+      await until(() => out.includes('TS2322'), 60_000, 'the type error');
+      const updates = readdirSync(join(project, 'dist')).filter((f) => f.includes('.hot-update.'));
+      expect(updates.filter((f) => f.endsWith('.js')).length).toBeGreaterThanOrEqual(1);
+      expect(updates.filter((f) => f.endsWith('.json')).length).toBeGreaterThanOrEqual(1);
+      // One process all along: the update ran inside the process the test started.
+      expect(procs[1].exitCode).toBeNull();
+    } finally {
+      for (const child of procs) if (child.pid && child.exitCode === null) process.kill(-child.pid);
+      dir.cleanup();
+    }
+  },
+  400_000,
 );
