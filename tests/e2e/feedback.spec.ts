@@ -61,16 +61,16 @@ test('without a selection, names the section the reader stayed on; a click keeps
   await page.goto('/guards');
   const link = report(page);
   // Read a section for a while, then go down to the link: the section read is the one named.
-  await page.locator('h2#role-based-authentication').evaluate((heading) => {
+  await page.locator('h2#role-based-authorization').evaluate((heading) => {
     window.scrollTo(0, heading.getBoundingClientRect().top + window.scrollY - 80);
   });
   await page.waitForTimeout(2000);
   await link.scrollIntoViewIfNeeded();
   await link.hover();
   let {title, body} = await issue(page);
-  expect(title).toBe('Problem on "Guards" (Role-based authentication)');
+  expect(title).toBe('Problem on "Guards" (Role-based authorization)');
   expect(body).toContain(
-    '- Section: [Role-based authentication](https://docs.nestjs.com/guards#role-based-authentication)',
+    '- Section: [Role-based authorization](https://docs.nestjs.com/guards#role-based-authorization)',
   );
   expect(body).not.toContain('Selected text');
 
