@@ -122,9 +122,7 @@ claim(
       samples(page, {under: 'di-fundamentals'}).sources.get('cats.service') ?? '',
       [["from './interfaces/cat.interface'", "from './cat.interface'"]],
     );
-    const withoutCreate = applyEdits('value.module', fence, [
-      ['  create: () => undefined,\n', ''],
-    ]);
+    const withoutCreate = applyEdits('value.module', fence, [['  create: () => undefined,\n', '']]);
     const unannotated = applyEdits('value.module', withoutCreate, [
       [": Pick<CatsService, 'findAll' | 'create'>", ''],
     ]);
