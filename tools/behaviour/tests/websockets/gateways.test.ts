@@ -818,7 +818,7 @@ describe('cross-origin clients', () => {
         await app.close();
       }
     },
-    20_000,
+    60_000,
   );
 
   claim(
