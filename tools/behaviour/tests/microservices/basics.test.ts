@@ -10,7 +10,6 @@ import {
   freePort,
 } from '../../lib';
 import {nodeChild, deepJson, rawTcpFrames, tcpFrame} from './_support';
-import {connect as tcpConnect} from 'node:net';
 
 const {NestFactory} = nest('@nestjs/core');
 const {Module} = nest('@nestjs/common');
@@ -782,29 +781,10 @@ claim(
   },
 );
 
-/** Writes `frames` on a raw TCP connection to the file's microservice; resolves with what came back once it closes or after `ms`. */
-function rawTcp(frames: string[], ms = 1000): Promise<{closed: boolean; received: string}> {
-  return new Promise((resolve) => {
-    const socket = tcpConnect(port, '127.0.0.1');
-    let received = '';
-    let closed = false;
-    socket.on('data', (chunk) => (received += chunk.toString()));
-    socket.on('close', () => {
-      closed = true;
-      resolve({closed, received});
-    });
-    socket.on('error', () => undefined);
-    socket.on('connect', () => frames.forEach((frame) => socket.write(frame)));
-    setTimeout(() => {
-      socket.destroy();
-      resolve({closed, received});
-    }, ms);
-  });
-}
-const frame = (packet: unknown) => {
-  const json = JSON.stringify(packet);
-  return `${json.length}#${json}`;
-};
+/** Writes `frames` on a raw TCP connection to the file's microservice (`rawTcpFrames` of ./_support). */
+const rawTcp = (frames: string[], ms = 1000) => rawTcpFrames(port, frames, ms);
+/** One packet in the TCP transporter's framing. */
+const frame = (packet: unknown) => tcpFrame(JSON.stringify(packet));
 
 claim.abuse(
   `${page}#options`,
